@@ -1,0 +1,103 @@
+"""Function: one differentiable operation, with its forward and its local derivative side by side.
+
+``forward`` takes NumPy arrays and returns one; ``backward`` takes the gradient of the output and
+returns one gradient per input (None where there is none). Call ``Op()(x, y)`` or ``Op.apply(x, y)``;
+keyword arguments are non-differentiable attributes passed to ``forward``.
+
+The engine reduces any gradient that has a broadcast shape back to its input's shape, so op authors
+never unbroadcast by hand. The output is held weakly, so a graph has no reference cycles and is freed
+as soon as its root is dropped.
+"""
+
+import weakref
+
+import numpy as np
+
+from .grad_mode import _grad_enabled
+from .tensor import Tensor, as_tensor
+
+
+class Function:
+    """Base class of every operation; subclass it and define ``forward`` and ``backward``."""
+
+    __slots__ = ("inputs", "needs_input_grad", "_saved", "_output", "_tensor_mode", "__weakref__")
+
+    #: Built-in ops write ``backward`` with operators and ``autograd.ops.dual`` functions only, so
+    #: the engine may run it directly on NumPy arrays when no graph of the backward is needed.
+    array_backward = False
+
+    @property
+    def name(self):
+        """The op's name as shown in drawings and reprs, e.g. "Mul"."""
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{self.name}>"
+
+    @classmethod
+    def apply(cls, *inputs, **attrs):
+        """Run the op on ``inputs`` (Tensors, arrays or numbers) and record it for backward."""
+        return cls()(*inputs, **attrs)
+
+    def __call__(self, *inputs, **attrs):
+        tensors = tuple(x if isinstance(x, Tensor) else as_tensor(x, like=inputs) for x in inputs)
+        self._saved = ()
+        self._output = None
+        out = self.forward(*[t.data for t in tensors], **attrs)
+        if type(out) is not np.ndarray:
+            out = self._adopt_output(out)
+        if _grad_enabled.get() and any(t.requires_grad for t in tensors):
+            self.inputs = tensors
+            self.needs_input_grad = tuple(t.requires_grad for t in tensors)
+            result = Tensor._make(out, True, self)
+            for saved in self._saved:
+                if saved is out:
+                    self._output = weakref.ref(result)
+                    break
+            return result
+        self._saved = None
+        return Tensor._make(out, False, None)
+
+    def _adopt_output(self, raw):
+        """Turn a NumPy scalar result into a 0-d array, keeping it recognisable among saved values."""
+        out = np.asarray(raw)
+        if any(saved is raw for saved in self._saved):
+            self._saved = tuple(out if saved is raw else saved for saved in self._saved)
+        return out
+
+    def forward(self, *arrays, **attrs):
+        raise NotImplementedError(f"{self.name} must define forward(self, *arrays)")
+
+    def backward(self, grad_output):
+        raise NotImplementedError(f"{self.name} must define backward(self, grad_output)")
+
+    def save_for_backward(self, *values):
+        """Keep arrays that ``backward`` needs; they are freed once backward has passed."""
+        self._saved = values
+
+    @property
+    def saved_tensors(self):
+        """The saved values: Tensors (inputs and output keep their place in the graph, so a
+        backward written with tensor ops is itself differentiable), or raw arrays when the engine
+        runs a built-in op's backward on arrays."""
+        if self._saved is None:
+            raise RuntimeError(
+                f"{self.name}'s saved values were freed by an earlier backward. Trying to backward "
+                "through the graph a second time: pass retain_graph=True to the first backward() "
+                "if you need to call it twice."
+            )
+        if not self._tensor_mode:
+            return self._saved
+        return tuple(self._as_graph_tensor(value) for value in self._saved)
+
+    def _as_graph_tensor(self, value):
+        if isinstance(value, Tensor):
+            return value
+        for tensor in getattr(self, "inputs", ()):
+            if tensor.data is value:
+                return tensor
+        if self._output is not None:
+            out = self._output()
+            if out is not None and out.data is value:
+                return out
+        return Tensor._make(np.asarray(value), False, None)

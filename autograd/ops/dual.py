@@ -1,0 +1,70 @@
+"""The few functions a built-in backward needs besides operators, for arrays and tensors alike.
+
+A built-in op's backward runs on NumPy arrays when no graph of the backward is needed (fast) and on
+Tensors under ``create_graph=True`` (differentiable). Operators and methods such as ``sum``,
+``reshape`` and ``swapaxes`` already work on both; these functions dispatch on the argument's type
+so each derivative is written once.
+"""
+
+import numpy as np
+
+from ..tensor import Tensor
+
+
+def exp(x):
+    return x.exp() if isinstance(x, Tensor) else np.exp(x)
+
+
+def log(x):
+    return x.log() if isinstance(x, Tensor) else np.log(x)
+
+
+def sin(x):
+    return x.sin() if isinstance(x, Tensor) else np.sin(x)
+
+
+def cos(x):
+    return x.cos() if isinstance(x, Tensor) else np.cos(x)
+
+
+def sign(x):
+    return x.sign() if isinstance(x, Tensor) else np.sign(x)
+
+
+def where(condition, x, y):
+    if isinstance(x, Tensor) or isinstance(y, Tensor):
+        from .elementwise import where as tensor_where
+
+        return tensor_where(condition, x, y)
+    return np.where(condition, x, y)
+
+
+def broadcast_to(x, shape):
+    return x.broadcast_to(shape) if isinstance(x, Tensor) else np.broadcast_to(x, shape)
+
+
+def index_add(grad, key, shape):
+    """Scatter ``grad`` into zeros of ``shape`` at ``key``, adding where indices repeat."""
+    if isinstance(grad, Tensor):
+        from .shape import IndexAdd
+
+        return IndexAdd.apply(grad, key=key, shape=shape)
+    return _index_add_array(grad, key, shape)
+
+
+def _index_add_array(grad, key, shape):
+    out = np.zeros(shape, dtype=grad.dtype)
+    if is_basic_index(key):
+        out[key] = grad
+    else:
+        np.add.at(out, key, grad)
+    return out
+
+
+def is_basic_index(key):
+    """True for keys made of ints, slices, None and Ellipsis: they never select an element twice."""
+    parts = key if isinstance(key, tuple) else (key,)
+    return all(
+        isinstance(part, (int, np.integer, slice)) or part is None or part is Ellipsis
+        for part in parts
+    )

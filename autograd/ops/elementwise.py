@@ -1,0 +1,280 @@
+"""Elementwise functions, each with its local derivative beside it."""
+
+import numpy as np
+
+from ..function import Function
+from . import dual
+
+
+class Exp(Function):
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        out = np.exp(a)
+        self.save_for_backward(out)
+        return out
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return grad * out
+
+
+class Log(Function):
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.log(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad / a
+
+
+class Sqrt(Function):
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        out = np.sqrt(a)
+        self.save_for_backward(out)
+        return out
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return grad / (2 * out)
+
+
+class Abs(Function):
+    """|a|, with derivative sign(a): 0 at 0."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.abs(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad * dual.sign(a)
+
+
+class Sin(Function):
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.sin(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad * dual.cos(a)
+
+
+class Cos(Function):
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.cos(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return -grad * dual.sin(a)
+
+
+class Tanh(Function):
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        out = np.tanh(a)
+        self.save_for_backward(out)
+        return out
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return grad * (1 - out * out)
+
+
+class Sigmoid(Function):
+    """1 / (1 + e^-a), computed as (1 + tanh(a/2)) / 2 so it never overflows."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        out = 0.5 * (1 + np.tanh(0.5 * a))
+        self.save_for_backward(out)
+        return out
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return grad * out * (1 - out)
+
+
+class Relu(Function):
+    """max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0)."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a):
+        mask = a > 0
+        self.save_for_backward(mask)
+        return a * mask
+
+    def backward(self, grad):
+        (mask,) = self.saved_tensors
+        return grad * mask
+
+
+class LeakyRelu(Function):
+    """a where a > 0, else negative_slope * a."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a, negative_slope):
+        slope = np.where(a > 0, 1, negative_slope).astype(a.dtype)
+        self.save_for_backward(slope)
+        return a * slope
+
+    def backward(self, grad):
+        (slope,) = self.saved_tensors
+        return grad * slope
+
+
+class Clip(Function):
+    """a limited to [low, high]; the gradient passes only where a is inside."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a, low, high):
+        self.save_for_backward((a >= (-np.inf if low is None else low))
+                               & (a <= (np.inf if high is None else high)))
+        return np.clip(a, low, high)
+
+    def backward(self, grad):
+        (inside,) = self.saved_tensors
+        return grad * inside
+
+
+class Maximum(Function):
+    """Elementwise max(a, b); where they tie, each gets half the gradient."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a, b):
+        out = np.maximum(a, b)
+        self.save_for_backward(_share(a > b, a == b, out.dtype))
+        return out
+
+    def backward(self, grad):
+        (weight_a,) = self.saved_tensors
+        return grad * weight_a, grad * (1 - weight_a)
+
+
+class Minimum(Function):
+    """Elementwise min(a, b); where they tie, each gets half the gradient."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a, b):
+        out = np.minimum(a, b)
+        self.save_for_backward(_share(a < b, a == b, out.dtype))
+        return out
+
+    def backward(self, grad):
+        (weight_a,) = self.saved_tensors
+        return grad * weight_a, grad * (1 - weight_a)
+
+
+def _share(wins, ties, dtype):
+    """The share of the gradient that goes to the first operand: 1, 1/2 on ties, else 0."""
+    return (wins + 0.5 * ties).astype(dtype)
+
+
+class Where(Function):
+    """x where condition holds, else y; the condition is a constant attribute."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, x, y, condition):
+        self.save_for_backward(condition)
+        return np.where(condition, x, y)
+
+    def backward(self, grad):
+        (condition,) = self.saved_tensors
+        need_x, need_y = self.needs_input_grad
+        return (dual.where(condition, grad, 0.0) if need_x else None,
+                dual.where(condition, 0.0, grad) if need_y else None)
+
+
+def exp(x):
+    return Exp.apply(x)
+
+
+def log(x):
+    return Log.apply(x)
+
+
+def sqrt(x):
+    return Sqrt.apply(x)
+
+
+def abs(x):  # noqa: A001 - the NumPy and PyTorch name
+    return Abs.apply(x)
+
+
+def sin(x):
+    return Sin.apply(x)
+
+
+def cos(x):
+    return Cos.apply(x)
+
+
+def tanh(x):
+    return Tanh.apply(x)
+
+
+def sigmoid(x):
+    return Sigmoid.apply(x)
+
+
+def relu(x):
+    return Relu.apply(x)
+
+
+def leaky_relu(x, negative_slope=0.01):
+    return LeakyRelu.apply(x, negative_slope=negative_slope)
+
+
+def clip(x, min=None, max=None):  # noqa: A002 - NumPy's and PyTorch's keyword names
+    """Limit x to [min, max] (either may be None)."""
+    if min is None and max is None:
+        raise ValueError("clip needs min, max or both: e.g. clip(x, 0.0, 1.0)")
+    return Clip.apply(x, low=min, high=max)
+
+
+def maximum(a, b):
+    return Maximum.apply(a, b)
+
+
+def minimum(a, b):
+    return Minimum.apply(a, b)
+
+
+def where(condition, x, y):
+    """x where condition is true, else y (all three broadcast together)."""
+    return Where.apply(x, y, condition=np.asarray(getattr(condition, "data", condition), dtype=bool))

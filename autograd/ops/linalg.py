@@ -1,0 +1,60 @@
+"""Matrix multiplication with NumPy's matmul rules: 1-D vectors and batched stacks."""
+
+import numpy as np
+
+from ..function import Function
+
+
+class MatMul(Function):
+    """a @ b. A 1-D operand is treated as a row (left) or column (right) vector, as NumPy does;
+    batch dimensions broadcast, and the engine sums the gradient back over them."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a, b):
+        self.save_for_backward(a, b)
+        try:
+            return np.matmul(a, b)
+        except ValueError:
+            raise ValueError(_shape_message(a.shape, b.shape)) from None
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        need_a, need_b = self.needs_input_grad
+        a_vector, b_vector = a.ndim == 1, b.ndim == 1
+        if b_vector:
+            b = b.reshape(b.shape + (1,))
+            grad = grad.reshape(grad.shape + (1,))
+        if a_vector:
+            a = a.reshape((1,) + a.shape)
+            grad = grad.reshape(grad.shape[:-1] + (1,) + grad.shape[-1:])
+        grad_a = grad_b = None
+        if need_a:
+            grad_a = grad @ b.swapaxes(-1, -2)
+            if a_vector:
+                grad_a = grad_a.reshape(grad_a.shape[:-2] + grad_a.shape[-1:])
+        if need_b:
+            grad_b = a.swapaxes(-1, -2) @ grad
+            if b_vector:
+                grad_b = grad_b.reshape(grad_b.shape[:-1])
+        return grad_a, grad_b
+
+
+def _shape_message(a_shape, b_shape):
+    if not a_shape or not b_shape:
+        return (f"matmul needs tensors with at least one dimension, got shapes {a_shape} and "
+                f"{b_shape}; use * to multiply by a scalar")
+    inner_a = a_shape[-1]
+    inner_b = b_shape[0] if len(b_shape) == 1 else b_shape[-2]
+    if inner_a != inner_b:
+        return (f"matmul of shapes {a_shape} and {b_shape}: the inner sizes differ ({inner_a} vs "
+                f"{inner_b}); the last axis of the left operand must match the "
+                f"{'only' if len(b_shape) == 1 else 'second-to-last'} axis of the right one — "
+                "transpose one operand (x.T) or reshape it")
+    return (f"matmul of shapes {a_shape} and {b_shape}: the batch dimensions "
+            f"{a_shape[:-2]} and {b_shape[:-2]} do not broadcast")
+
+
+def matmul(a, b):
+    return MatMul.apply(a, b)

@@ -1,0 +1,181 @@
+"""Reductions (sum, mean, max, min, logsumexp) and the softmax family."""
+
+import numpy as np
+
+from ..function import Function
+from . import dual
+
+
+def _axes(axis, ndim):
+    """Normalise axis (None, int or tuple) to a sorted tuple of non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    try:
+        return tuple(sorted(np.lib.array_utils.normalize_axis_tuple(axes, ndim)))
+    except np.exceptions.AxisError:
+        raise np.exceptions.AxisError(
+            f"axis {axis} is out of range for a tensor with {ndim} dimension(s)"
+        ) from None
+
+
+def _kept_shape(shape, axes):
+    """The shape of the reduction with keepdims=True."""
+    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+
+
+class _Reduction(Function):
+    """Shared bookkeeping: the input shape and the reduced axes, to expand the gradient back."""
+
+    __slots__ = ("shape", "kept")
+
+    def _setup(self, a, axis):
+        axes = _axes(axis, a.ndim)
+        self.shape = a.shape
+        self.kept = _kept_shape(a.shape, axes)
+        return axes
+
+    def _expand(self, grad):
+        """The gradient of the reduced output, broadcast back over the reduced axes."""
+        return dual.broadcast_to(grad.reshape(self.kept), self.shape)
+
+
+class Sum(_Reduction):
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a, axis, keepdims):
+        axes = self._setup(a, axis)
+        return a.sum(axis=axes, keepdims=keepdims)
+
+    def backward(self, grad):
+        return self._expand(grad)
+
+
+class Mean(_Reduction):
+    __slots__ = ("count",)
+    array_backward = True
+
+    def forward(self, a, axis, keepdims):
+        axes = self._setup(a, axis)
+        self.count = int(np.prod([a.shape[i] for i in axes]))
+        return a.mean(axis=axes, keepdims=keepdims)
+
+    def backward(self, grad):
+        return self._expand(grad / self.count)
+
+
+class _Extreme(_Reduction):
+    """max or min over axes; tied elements share the gradient equally."""
+
+    __slots__ = ()
+    array_backward = True
+    pick = None
+
+    def forward(self, a, axis, keepdims):
+        axes = self._setup(a, axis)
+        if a.size == 0:
+            raise ValueError(f"{self.name} of an empty tensor (shape {a.shape}) has no value")
+        best = type(self).pick(a, axis=axes, keepdims=True)
+        winners = a == best
+        self.save_for_backward(winners / winners.sum(axis=axes, keepdims=True, dtype=a.dtype))
+        return best if keepdims else best.reshape([n for i, n in enumerate(a.shape)
+                                                   if i not in axes])
+
+    def backward(self, grad):
+        (share,) = self.saved_tensors
+        return self._expand(grad) * share
+
+
+class Max(_Extreme):
+    __slots__ = ()
+    pick = np.max
+
+
+class Min(_Extreme):
+    __slots__ = ()
+    pick = np.min
+
+
+class LogSumExp(_Reduction):
+    """log(sum(exp(a))) over axes, shifted by the max so large inputs do not overflow."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a, axis, keepdims):
+        axes = self._setup(a, axis)
+        shift = np.max(a, axis=axes, keepdims=True)
+        shift = np.where(np.isfinite(shift), shift, 0)
+        out = np.log(np.exp(a - shift).sum(axis=axes, keepdims=True)) + shift
+        out = out if keepdims else out.reshape([n for i, n in enumerate(a.shape) if i not in axes])
+        self.save_for_backward(a, out)
+        return out
+
+    def backward(self, grad):
+        a, out = self.saved_tensors
+        return self._expand(grad) * dual.exp(a - out.reshape(self.kept))
+
+
+class Softmax(Function):
+    """exp(a) / sum(exp(a)) along one axis, shifted by the max for stability."""
+
+    __slots__ = ("axis",)
+    array_backward = True
+
+    def forward(self, a, axis):
+        self.axis = axis
+        e = np.exp(a - a.max(axis=axis, keepdims=True))
+        out = e / e.sum(axis=axis, keepdims=True)
+        self.save_for_backward(out)
+        return out
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return out * (grad - (grad * out).sum(axis=self.axis, keepdims=True))
+
+
+class LogSoftmax(Function):
+    """a - logsumexp(a) along one axis."""
+
+    __slots__ = ("axis",)
+    array_backward = True
+
+    def forward(self, a, axis):
+        self.axis = axis
+        shifted = a - a.max(axis=axis, keepdims=True)
+        out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+        self.save_for_backward(out)
+        return out
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return grad - dual.exp(out) * grad.sum(axis=self.axis, keepdims=True)
+
+
+def sum(x, axis=None, keepdims=False):  # noqa: A001 - the NumPy and PyTorch name
+    return Sum.apply(x, axis=axis, keepdims=keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    return Mean.apply(x, axis=axis, keepdims=keepdims)
+
+
+def max(x, axis=None, keepdims=False):  # noqa: A001
+    return Max.apply(x, axis=axis, keepdims=keepdims)
+
+
+def min(x, axis=None, keepdims=False):  # noqa: A001
+    return Min.apply(x, axis=axis, keepdims=keepdims)
+
+
+def logsumexp(x, axis=-1, keepdims=False):
+    return LogSumExp.apply(x, axis=axis, keepdims=keepdims)
+
+
+def softmax(x, axis=-1):
+    return Softmax.apply(x, axis=axis)
+
+
+def log_softmax(x, axis=-1):
+    return LogSoftmax.apply(x, axis=axis)

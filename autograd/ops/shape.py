@@ -1,0 +1,179 @@
+"""Shape ops: reshape, transpose, broadcast_to, indexing, concatenate, stack.
+
+Their derivatives move gradients around without changing them: the inverse reshape, the inverse
+permutation, a scatter back to the indexed places, a split.
+"""
+
+import numpy as np
+
+from ..function import Function
+from . import dual
+
+
+class Reshape(Function):
+    __slots__ = ("shape",)
+    array_backward = True
+
+    def forward(self, a, shape):
+        self.shape = a.shape
+        try:
+            return a.reshape(shape)
+        except ValueError:
+            raise ValueError(
+                f"cannot reshape a tensor of shape {a.shape} ({a.size} elements) into {shape}: "
+                "the new shape must have the same number of elements"
+            ) from None
+
+    def backward(self, grad):
+        return grad.reshape(self.shape)
+
+
+class Transpose(Function):
+    """Permute axes; no axes reverses them all (NumPy's rule)."""
+
+    __slots__ = ("axes",)
+    array_backward = True
+
+    def forward(self, a, axes):
+        self.axes = tuple(range(a.ndim))[::-1] if axes is None else axes
+        return a.transpose(self.axes)
+
+    def backward(self, grad):
+        return grad.transpose(tuple(np.argsort(self.axes)))
+
+
+class BroadcastTo(Function):
+    """Repeat a along new or size-1 axes; the engine sums the gradient back to a's shape."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, a, shape):
+        return np.broadcast_to(a, shape)
+
+    def backward(self, grad):
+        return grad
+
+
+class Index(Function):
+    """``a[key]`` for slices, integer arrays (repeats allowed) and boolean masks."""
+
+    __slots__ = ("key", "shape")
+    array_backward = True
+
+    def forward(self, a, key):
+        self.key = key
+        self.shape = a.shape
+        return a[key]
+
+    def backward(self, grad):
+        return dual.index_add(grad, self.key, self.shape)
+
+
+class IndexAdd(Function):
+    """Scatter-add into zeros: the derivative of indexing, and itself differentiable by indexing."""
+
+    __slots__ = ("key",)
+    array_backward = True
+
+    def forward(self, grad, key, shape):
+        self.key = key
+        return dual._index_add_array(grad, key, shape)
+
+    def backward(self, grad):
+        return grad[self.key]
+
+
+class Concatenate(Function):
+    __slots__ = ("axis", "bounds")
+    array_backward = True
+
+    def forward(self, *arrays, axis):
+        out = np.concatenate(arrays, axis=axis)
+        self.axis = axis % out.ndim
+        self.bounds = np.cumsum([0] + [a.shape[self.axis] for a in arrays])
+        return out
+
+    def backward(self, grad):
+        lead = (slice(None),) * self.axis
+        return tuple(grad[lead + (slice(start, stop),)]
+                     for start, stop in zip(self.bounds[:-1], self.bounds[1:]))
+
+
+class Stack(Function):
+    __slots__ = ("axis", "count")
+    array_backward = True
+
+    def forward(self, *arrays, axis):
+        out = np.stack(arrays, axis=axis)
+        self.axis = axis % out.ndim
+        self.count = len(arrays)
+        return out
+
+    def backward(self, grad):
+        lead = (slice(None),) * self.axis
+        return tuple(grad[lead + (i,)] for i in range(self.count))
+
+
+def _shape_arg(shape):
+    """Accept a shape as reshape(2, 3) or reshape((2, 3))."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        return tuple(shape[0])
+    return tuple(shape)
+
+
+def reshape(x, *shape):
+    return Reshape.apply(x, shape=_shape_arg(shape))
+
+
+def transpose(x, axes=None):
+    """Reverse the axes (no ``axes``), or permute them to ``axes``."""
+    return Transpose.apply(x, axes=None if axes is None else tuple(axes))
+
+
+def permute(x, *axes):
+    return Transpose.apply(x, axes=_shape_arg(axes))
+
+
+def swapaxes(x, axis1, axis2):
+    axes = list(range(x.ndim))
+    axes[axis1], axes[axis2] = axes[axis2], axes[axis1]
+    return Transpose.apply(x, axes=tuple(axes))
+
+
+def broadcast_to(x, shape):
+    return BroadcastTo.apply(x, shape=tuple(shape))
+
+
+def squeeze(x, axis=None):
+    """Drop size-1 axes (all of them, or the ones named)."""
+    return Reshape.apply(x, shape=np.squeeze(_placeholder(x.shape), axis=axis).shape)
+
+
+def unsqueeze(x, axis):
+    """Insert a size-1 axis at ``axis`` (PyTorch's name; ``expand_dims`` is NumPy's)."""
+    return Reshape.apply(x, shape=np.expand_dims(_placeholder(x.shape), axis).shape)
+
+
+def _placeholder(shape):
+    """An array of ``shape`` that takes no memory, to let NumPy work out (and check) a new shape."""
+    return np.broadcast_to(np.empty((), dtype=bool), shape)
+
+
+expand_dims = unsqueeze
+
+
+def flatten(x):
+    return Reshape.apply(x, shape=(-1,))
+
+
+def concatenate(tensors, axis=0):
+    return Concatenate.apply(*tensors, axis=axis)
+
+
+def stack(tensors, axis=0):
+    return Stack.apply(*tensors, axis=axis)
+
+
+def index(x, key):
+    return Index.apply(x, key=key)

@@ -1,0 +1,397 @@
+"""Tensor: an ndarray with a gradient, and the operation that made it.
+
+Operators and methods call the ops in ``autograd.ops``; this file only holds data and plumbing.
+"""
+
+import numpy as np
+
+from .grad_mode import _grad_enabled
+
+
+class Tensor:
+    """A NumPy array that remembers how it was computed, so gradients can flow back through it."""
+
+    __slots__ = ("data", "grad", "requires_grad", "grad_fn", "name", "_hooks", "_retains_grad",
+                 "__weakref__")
+    # NumPy defers to our reflected operators (ndarray * Tensor -> Tensor.__rmul__).
+    __array_ufunc__ = None
+
+    def __init__(self, data, requires_grad=False, dtype=None, name=None):
+        if isinstance(data, Tensor):
+            data = data.data
+        if dtype is None and not isinstance(data, (np.ndarray, np.generic)):
+            dtype = np.float64
+        array = np.array(data, dtype=dtype)
+        if array.dtype == object:
+            raise TypeError(f"cannot make a tensor from {type(data).__name__}: use numbers, "
+                            "nested lists of numbers or NumPy arrays")
+        self.data = array
+        self.grad = None
+        self.requires_grad = False
+        self.grad_fn = None
+        self.name = name
+        self._hooks = None
+        self._retains_grad = False
+        if requires_grad:
+            self.requires_grad_()
+
+    @staticmethod
+    def _make(data, requires_grad, grad_fn):
+        """Wrap an op's result without copying or checking (the hot path)."""
+        t = object.__new__(Tensor)
+        t.data = data
+        t.grad = None
+        t.requires_grad = requires_grad
+        t.grad_fn = grad_fn
+        t.name = None
+        t._hooks = None
+        t._retains_grad = False
+        return t
+
+    # --- introspection -------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return self.data.shape
+
+    @property
+    def ndim(self):
+        return self.data.ndim
+
+    @property
+    def size(self):
+        return self.data.size
+
+    @property
+    def dtype(self):
+        return self.data.dtype
+
+    @property
+    def is_leaf(self):
+        """True for tensors made by the user rather than by an op that records gradients."""
+        return self.grad_fn is None
+
+    @property
+    def parents(self):
+        """The input tensors of the op that made this one, in order; () for leaves."""
+        return () if self.grad_fn is None else self.grad_fn.inputs
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def numpy(self):
+        return self.data
+
+    def item(self):
+        if self.data.size != 1:
+            raise ValueError(f"item() needs a tensor with exactly one element, this one has shape "
+                             f"{self.shape}; index it first or reduce it with sum() or mean()")
+        return self.data.item()
+
+    def tolist(self):
+        return self.data.tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.data if dtype is None else self.data.astype(dtype)
+
+    def __len__(self):
+        return len(self.data)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __bool__(self):
+        return bool(self.data)
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        body = np.array2string(self.data, separator=" ", prefix="Tensor(")
+        extra = ""
+        if self.grad_fn is not None:
+            extra = f", grad_fn=<{self.grad_fn.name}>"
+        elif self.requires_grad:
+            extra = ", requires_grad=True"
+        if self.dtype not in (np.float64, np.int64, np.bool_):
+            extra += f", dtype={self.dtype}"
+        return f"Tensor({body}{extra})"
+
+    # --- autograd ------------------------------------------------------------------------------
+    def requires_grad_(self, requires_grad=True):
+        """Mark this leaf as a parameter whose gradient backward should compute."""
+        if requires_grad and not np.issubdtype(self.dtype, np.floating):
+            raise TypeError(
+                f"only floating-point tensors can require gradients, and this one has dtype "
+                f"{self.dtype}: gradients are real numbers. Create it from float values (2.0, not "
+                "2) or pass dtype=np.float64"
+            )
+        if not requires_grad and self.grad_fn is not None:
+            raise RuntimeError("requires_grad_(False) only works on leaves; use detach() to cut a "
+                               "computed tensor out of the graph")
+        self.requires_grad = requires_grad
+        return self
+
+    def detach(self):
+        """The same values, cut off from the graph (shares memory, like PyTorch)."""
+        return Tensor._make(self.data, False, None)
+
+    def retain_grad(self):
+        """Keep this intermediate tensor's gradient in ``.grad`` after backward."""
+        if self.grad_fn is not None:
+            self._link_to_function()
+            self._retains_grad = True
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a
+        replacement gradient. Returns a handle whose ``remove()`` unregisters it."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require grad")
+        if self.grad_fn is not None:
+            self._link_to_function()
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(hook)
+        return _HookHandle(self._hooks, hook)
+
+    def _link_to_function(self):
+        import weakref
+
+        self.grad_fn._output = weakref.ref(self)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False):
+        """Compute the gradient of this tensor with respect to every leaf that requires grad,
+        adding it into their ``.grad``."""
+        from .engine import backward
+
+        backward(self, gradient, retain_graph, create_graph)
+
+    # --- arithmetic ----------------------------------------------------------------------------
+    def __add__(self, other):
+        return _ops.Add.apply(self, other)
+
+    def __radd__(self, other):
+        return _ops.Add.apply(other, self)
+
+    def __sub__(self, other):
+        return _ops.Sub.apply(self, other)
+
+    def __rsub__(self, other):
+        return _ops.Sub.apply(other, self)
+
+    def __mul__(self, other):
+        return _ops.Mul.apply(self, other)
+
+    def __rmul__(self, other):
+        return _ops.Mul.apply(other, self)
+
+    def __truediv__(self, other):
+        return _ops.Div.apply(self, other)
+
+    def __rtruediv__(self, other):
+        return _ops.Div.apply(other, self)
+
+    def __pow__(self, exponent):
+        return _ops.pow(self, exponent)
+
+    def __rpow__(self, base):
+        return _ops.Pow.apply(base, self)
+
+    def __neg__(self):
+        return _ops.Neg.apply(self)
+
+    def __pos__(self):
+        return self
+
+    def __matmul__(self, other):
+        return _ops.MatMul.apply(self, other)
+
+    def __rmatmul__(self, other):
+        return _ops.MatMul.apply(other, self)
+
+    def __getitem__(self, key):
+        return _ops.Index.apply(self, key=_index_key(key))
+
+    # --- elementwise, reductions, shapes (differentiable) ---------------------------------------
+    def exp(self):
+        return _ops.Exp.apply(self)
+
+    def log(self):
+        return _ops.Log.apply(self)
+
+    def sqrt(self):
+        return _ops.Sqrt.apply(self)
+
+    def abs(self):
+        return _ops.Abs.apply(self)
+
+    def sin(self):
+        return _ops.Sin.apply(self)
+
+    def cos(self):
+        return _ops.Cos.apply(self)
+
+    def tanh(self):
+        return _ops.Tanh.apply(self)
+
+    def sigmoid(self):
+        return _ops.Sigmoid.apply(self)
+
+    def relu(self):
+        return _ops.Relu.apply(self)
+
+    def leaky_relu(self, negative_slope=0.01):
+        return _ops.leaky_relu(self, negative_slope)
+
+    def softmax(self, axis=-1):
+        return _ops.softmax(self, axis)
+
+    def log_softmax(self, axis=-1):
+        return _ops.log_softmax(self, axis)
+
+    def logsumexp(self, axis=-1, keepdims=False):
+        return _ops.logsumexp(self, axis, keepdims)
+
+    def sum(self, axis=None, keepdims=False):
+        return _ops.Sum.apply(self, axis=axis, keepdims=keepdims)
+
+    def mean(self, axis=None, keepdims=False):
+        return _ops.Mean.apply(self, axis=axis, keepdims=keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        return _ops.Max.apply(self, axis=axis, keepdims=keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        return _ops.Min.apply(self, axis=axis, keepdims=keepdims)
+
+    def clip(self, min=None, max=None):  # noqa: A002 - NumPy's and PyTorch's keyword names
+        return _ops.clip(self, min, max)
+
+    def maximum(self, other):
+        return _ops.Maximum.apply(self, other)
+
+    def minimum(self, other):
+        return _ops.Minimum.apply(self, other)
+
+    def reshape(self, *shape):
+        return _ops.reshape(self, *shape)
+
+    def transpose(self, *axes):
+        """No axes: reverse them all (NumPy's rule); else permute, as transpose(1, 0, 2) or
+        transpose((1, 0, 2)). Use swapaxes(a, b) to swap two."""
+        return _ops.transpose(self, _ops.shape_arg(axes) if axes else None)
+
+    def permute(self, *axes):
+        return _ops.permute(self, *axes)
+
+    def swapaxes(self, axis1, axis2):
+        return _ops.swapaxes(self, axis1, axis2)
+
+    def broadcast_to(self, shape):
+        return _ops.broadcast_to(self, shape)
+
+    def squeeze(self, axis=None):
+        return _ops.squeeze(self, axis)
+
+    def unsqueeze(self, axis):
+        return _ops.unsqueeze(self, axis)
+
+    expand_dims = unsqueeze
+
+    def flatten(self):
+        return _ops.flatten(self)
+
+    # --- not differentiable: results are constants ----------------------------------------------
+    def __eq__(self, other):
+        return _constant(self.data == _raw(other))
+
+    def __ne__(self, other):
+        return _constant(self.data != _raw(other))
+
+    def __lt__(self, other):
+        return _constant(self.data < _raw(other))
+
+    def __le__(self, other):
+        return _constant(self.data <= _raw(other))
+
+    def __gt__(self, other):
+        return _constant(self.data > _raw(other))
+
+    def __ge__(self, other):
+        return _constant(self.data >= _raw(other))
+
+    def astype(self, dtype):
+        return _constant(self.data.astype(dtype))
+
+    def argmax(self, axis=None):
+        return _constant(self.data.argmax(axis=axis))
+
+    def argmin(self, axis=None):
+        return _constant(self.data.argmin(axis=axis))
+
+    def nonzero(self):
+        return tuple(_constant(i) for i in np.nonzero(self.data))
+
+    def all(self, axis=None):
+        return _constant(self.data.all(axis=axis))
+
+    def any(self, axis=None):
+        return _constant(self.data.any(axis=axis))
+
+    def sort(self, axis=-1):
+        return _constant(np.sort(self.data, axis=axis))
+
+    def round(self, decimals=0):
+        return _constant(np.round(self.data, decimals))
+
+    def sign(self):
+        return _constant(np.sign(self.data))
+
+    def fill_(self, value):
+        """Set every element to ``value`` in place (not recorded) and return this tensor."""
+        if self.requires_grad and self.is_leaf and _grad_enabled.get():
+            raise RuntimeError("a leaf that requires grad cannot be changed in place while "
+                               "recording: wrap the change in `with autograd.no_grad():`")
+        self.data.fill(value)
+        return self
+
+
+class _HookHandle:
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self):
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+def _raw(x):
+    return x.data if isinstance(x, Tensor) else x
+
+
+def _constant(array):
+    return Tensor._make(np.asarray(array), False, None)
+
+
+def _index_key(key):
+    """Turn tensors inside an indexing key into arrays (indices are never differentiated)."""
+    if isinstance(key, tuple):
+        return tuple(_raw(part) for part in key)
+    return _raw(key)
+
+
+def as_tensor(x, like=()):
+    """Wrap a number, list or array as a constant operand. A Python number takes the dtype of the
+    first floating-point tensor in ``like``, so float32 stays float32 when mixed with numbers."""
+    if isinstance(x, (int, float, bool)):
+        for other in like:
+            if isinstance(other, Tensor) and other.data.dtype.kind == "f":
+                return Tensor._make(np.asarray(x, dtype=other.data.dtype), False, None)
+        return Tensor._make(np.asarray(x, dtype=np.float64), False, None)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return Tensor._make(np.asarray(x), False, None)
+    return Tensor(x)
+
+
+from . import ops as _ops  # noqa: E402 - the ops need Tensor defined first

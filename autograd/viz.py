@@ -1,0 +1,127 @@
+"""Drawings of a computation graph: Graphviz in micrograd's style, and plain text for terminals.
+
+Each tensor shows its name, shape, value and gradient; large arrays are summarised (min, mean, max
+and the first few entries) so a drawing stays readable. graphviz is imported only by ``to_dot``.
+"""
+
+import numpy as np
+
+from .graph import trace
+
+_SHOWN_ENTRIES = 6
+_RECORD_SPECIALS = str.maketrans({c: "\\" + c for c in "\\{}|<>"})
+
+
+def summarise(array, separator="\n"):
+    """A short text for an array: every entry when small, else statistics and the first entries."""
+    array = np.asarray(array)
+    if array.size == 0:
+        return "[]"
+    values = array.astype(np.float64)
+    if values.size == 1:
+        return _number(values.item())
+    if values.size <= _SHOWN_ENTRIES:
+        return _entries(values.ravel())
+    head = _entries(values.ravel()[:_SHOWN_ENTRIES]).rstrip("]") + " …]"
+    stats = f"min {_number(values.min())} mean {_number(values.mean())} max {_number(values.max())}"
+    return f"{stats}{separator}{head}"
+
+
+def to_dot(root, show_grad=True, rankdir="LR"):
+    """A ``graphviz.Digraph``: a record per tensor ({name | shape | data | grad}), an oval per op.
+
+    Leaves that require grad (the values you can change) are shaded. Render it with
+    ``.pipe(format="svg")``, or show it directly in a notebook.
+    """
+    try:
+        import graphviz
+    except ImportError as error:
+        raise ImportError(
+            "autograd.viz.to_dot needs the graphviz Python package: pip install graphviz "
+            "(and the Graphviz 'dot' program, e.g. apt-get install graphviz, to render it)"
+        ) from error
+    nodes, edges = trace(root)
+    ids = {id(t): f"t{i}" for i, t in enumerate(nodes)}
+    dot = graphviz.Digraph(graph_attr={"rankdir": rankdir}, node_attr={"fontname": "Helvetica"})
+    for t in nodes:
+        node_id = ids[id(t)]
+        fields = [_escape(t.name)] if t.name else []
+        fields.append(_escape(_shape_text(t)))
+        fields.append(_escape("data " + summarise(t.data, "\n")).replace("\n", "\\n"))
+        if show_grad:
+            grad = "None" if t.grad is None else summarise(t.grad.data, "\n")
+            fields.append(_escape("grad " + grad).replace("\n", "\\n"))
+        shaded = t.grad_fn is None and t.requires_grad
+        dot.node(
+            node_id,
+            label="{ " + " | ".join(fields) + " }",
+            shape="record",
+            style="filled",
+            fillcolor="#dbeafe" if shaded else "white",
+        )
+        if t.grad_fn is not None:
+            dot.node(node_id + "_op", label=_escape(t.grad_fn.name), shape="oval")
+            dot.edge(node_id + "_op", node_id)
+    for source, target in edges:
+        dot.edge(ids[id(source)], ids[id(target)] + "_op")
+    return dot
+
+
+def to_ascii(root, max_depth=50):
+    """A text tree of the graph, the result first and each op's inputs indented below it.
+
+    A tensor used twice is drawn once; later uses point back to it. Inputs deeper than
+    ``max_depth`` levels are left out (a chain of thousands of ops would not fit a screen);
+    ``autograd.trace`` lists every node.
+    """
+    nodes, _ = trace(root)
+    labels = {id(t): t.name or f"#{i}" for i, t in enumerate(nodes)}
+    lines = []
+    drawn = set()
+    stack = [(root, "", "", 0)]
+    while stack:
+        t, lead, indent, depth = stack.pop()
+        if id(t) in drawn:
+            lines.append(f"{lead}{labels[id(t)]} (drawn above)")
+            continue
+        drawn.add(id(t))
+        lines.append(lead + _ascii_line(t, labels[id(t)]))
+        if not t.parents:
+            continue
+        if depth + 1 > max_depth:
+            lines.append(f"{indent}└── … inputs deeper than max_depth={max_depth} not shown")
+            continue
+        last = len(t.parents) - 1
+        for position in range(last, -1, -1):
+            is_last = position == last
+            stack.append((
+                t.parents[position],
+                indent + ("└── " if is_last else "├── "),
+                indent + ("    " if is_last else "│   "),
+                depth + 1,
+            ))
+    return "\n".join(lines)
+
+
+def _ascii_line(t, label):
+    op = f" = {t.grad_fn.name}" if t.grad_fn is not None else ""
+    grad = "None" if t.grad is None else summarise(t.grad.data, "; ")
+    return f"{label}{op}  {_shape_text(t)}  data {summarise(t.data, '; ')}  grad {grad}"
+
+
+def _shape_text(t):
+    dtype = "" if t.dtype == np.float64 else f" {t.dtype}"
+    return f"shape {tuple(t.shape)}{dtype}"
+
+
+def _number(value):
+    return f"{value:.4g}"
+
+
+def _entries(values):
+    return "[" + " ".join(_number(v) for v in values) + "]"
+
+
+def _escape(text):
+    """Escape the characters that a Graphviz record label treats as structure."""
+    return str(text).translate(_RECORD_SPECIALS)
