@@ -88,47 +88,73 @@ def _run(roots, seeds, retain_graph, create_graph, capture=None):
     tensors), return {id(tensor): gradient} for them instead."""
     consumers = _count_consumers(roots)
     grads = {}
+    leaves = {}
     leaf_grads = {}
     captured = {} if capture is not None else None
     wanted = {id(t) for t in capture} if capture is not None else None
     for root, seed in zip(roots, seeds):
-        _deliver(root, seed, grads, leaf_grads)
+        fn = root.grad_fn
+        if fn is None:
+            _add_leaf_grad(leaves, leaf_grads, root, seed)
+        else:
+            grads[fn] = seed if fn not in grads else grads[fn] + seed
     ready = [fn for fn, count in consumers.items() if count == 0]
+    on_arrays = not create_graph
     with enable_grad() if create_graph else no_grad():
         while ready:
             fn = ready.pop()
             grad = grads.pop(fn, None)
-            if grad is not None:
-                grad = _output_hooks(fn, grad, captured, wanted)
-                input_grads = _call_backward(fn, grad, create_graph)
-            else:
+            if grad is None:
                 input_grads = (None,) * len(fn.inputs)
+            else:
+                if fn._output is not None:
+                    grad = _output_hooks(fn, grad, captured, wanted)
+                if on_arrays and fn.array_backward:
+                    if fn._saved is None:
+                        raise _freed_error(fn)
+                    fn._tensor_mode = False
+                    input_grads = fn.backward(grad)
+                    if type(input_grads) is not tuple:
+                        input_grads = (input_grads,)
+                else:
+                    input_grads = _call_backward(fn, grad, create_graph)
             for tensor, needed, g in zip(fn.inputs, fn.needs_input_grad, input_grads):
                 if not needed:
                     continue
-                if g is not None:
-                    if g.shape != tensor.shape:
-                        g = _reduce_to(g, tensor.shape, fn)
-                    if tensor.grad_fn is None:
-                        _add(leaf_grads, id(tensor), (tensor, g))
-                        continue
-                    previous = grads.get(tensor.grad_fn)
-                    grads[tensor.grad_fn] = g if previous is None else previous + g
-                elif tensor.grad_fn is None:
-                    continue
                 child = tensor.grad_fn
-                consumers[child] -= 1
-                if consumers[child] == 0:
+                if g is not None:
+                    if g.shape != tensor.data.shape:
+                        g = _reduce_to(g, tensor.data.shape, fn)
+                    if child is None:
+                        _add_leaf_grad(leaves, leaf_grads, tensor, g)
+                        continue
+                    previous = grads.get(child)
+                    grads[child] = g if previous is None else previous + g
+                elif child is None:
+                    continue
+                count = consumers[child] - 1
+                consumers[child] = count
+                if count == 0:
                     ready.append(child)
             if not retain_graph:
                 fn._saved = None
     if captured is not None:
-        for key, (tensor, g) in leaf_grads.items():
+        for key, tensor in leaves.items():
             if key in wanted:
-                captured[key] = _apply_hooks(tensor, g)
+                captured[key] = _apply_hooks(tensor, leaf_grads[key])
         return captured
-    _write_leaf_grads(leaf_grads, create_graph)
+    _write_leaf_grads(leaves, leaf_grads, create_graph)
     return None
+
+
+def _add_leaf_grad(leaves, leaf_grads, tensor, g):
+    key = id(tensor)
+    previous = leaf_grads.get(key)
+    if previous is None:
+        leaves[key] = tensor
+        leaf_grads[key] = g
+    else:
+        leaf_grads[key] = previous + g
 
 
 def _count_consumers(roots):
@@ -166,19 +192,6 @@ def _freed_error(fn):
     )
 
 
-def _deliver(root, seed, grads, leaf_grads):
-    if root.grad_fn is None:
-        _add(leaf_grads, id(root), (root, seed))
-    else:
-        previous = grads.get(root.grad_fn)
-        grads[root.grad_fn] = seed if previous is None else previous + seed
-
-
-def _add(leaf_grads, key, entry):
-    previous = leaf_grads.get(key)
-    leaf_grads[key] = entry if previous is None else (entry[0], previous[1] + entry[1])
-
-
 def _output_hooks(fn, grad, captured, wanted):
     """Hooks, retain_grad and grad() capture for the tensor ``fn`` produced."""
     ref = fn._output
@@ -205,15 +218,12 @@ def _apply_hooks(tensor, grad):
 
 
 def _call_backward(fn, grad, create_graph):
-    """Run ``fn.backward`` in the right currency and return one gradient (or None) per input."""
-    arrays = not create_graph and fn.array_backward
-    fn._tensor_mode = not arrays
+    """Run ``fn.backward`` on Tensors (a custom op, or any op under create_graph) and return one
+    gradient (or None) per input. Built-in ops without create_graph take the array path in _run."""
     if fn._saved is None:
         raise _freed_error(fn)
-    if arrays:
-        result = fn.backward(grad)
-    else:
-        result = fn.backward(grad if create_graph else Tensor._make(grad, False, None))
+    fn._tensor_mode = True
+    result = fn.backward(grad if create_graph else Tensor._make(grad, False, None))
     if not isinstance(result, tuple):
         result = (result,)
     if len(result) != len(fn.inputs):
@@ -221,8 +231,6 @@ def _call_backward(fn, grad, create_graph):
             f"{fn.name}.backward returned {len(result)} gradient(s) but forward took "
             f"{len(fn.inputs)} input(s): return one gradient (or None) per input"
         )
-    if arrays:
-        return result
     return tuple(None if g is None else _currency(g, t, create_graph)
                  for g, t in zip(result, fn.inputs))
 
@@ -252,9 +260,10 @@ def _reduce_to(g, shape, fn):
     return g.sum(axis=axes, keepdims=True).reshape(shape)
 
 
-def _write_leaf_grads(leaf_grads, create_graph):
+def _write_leaf_grads(leaves, leaf_grads, create_graph):
     handed_out = set()
-    for tensor, g in leaf_grads.values():
+    for key, tensor in leaves.items():
+        g = leaf_grads[key]
         if tensor._hooks:
             g = _apply_hooks(tensor, g)
         if not create_graph:

@@ -37,26 +37,10 @@ class Function:
     @classmethod
     def apply(cls, *inputs, **attrs):
         """Run the op on ``inputs`` (Tensors, arrays or numbers) and record it for backward."""
-        return cls()(*inputs, **attrs)
+        return _record(cls(), inputs, attrs)
 
     def __call__(self, *inputs, **attrs):
-        tensors = tuple(x if isinstance(x, Tensor) else as_tensor(x, like=inputs) for x in inputs)
-        self._saved = ()
-        self._output = None
-        out = self.forward(*[t.data for t in tensors], **attrs)
-        if type(out) is not np.ndarray:
-            out = self._adopt_output(out)
-        if _grad_enabled.get() and any(t.requires_grad for t in tensors):
-            self.inputs = tensors
-            self.needs_input_grad = tuple(t.requires_grad for t in tensors)
-            result = Tensor._make(out, True, self)
-            for saved in self._saved:
-                if saved is out:
-                    self._output = weakref.ref(result)
-                    break
-            return result
-        self._saved = None
-        return Tensor._make(out, False, None)
+        return _record(self, inputs, attrs)
 
     def _adopt_output(self, raw):
         """Turn a NumPy scalar result into a 0-d array, keeping it recognisable among saved values."""
@@ -101,3 +85,38 @@ class Function:
             if out is not None and out.data is value:
                 return out
         return Tensor._make(np.asarray(value), False, None)
+
+
+def _record(fn, inputs, attrs):
+    """Forward on the inputs' arrays; if any input requires grad, link the result to ``fn``."""
+    for x in inputs:
+        if not isinstance(x, Tensor):
+            inputs = tuple(x if isinstance(x, Tensor) else as_tensor(x, like=inputs)
+                           for x in inputs)
+            break
+    fn._saved = ()
+    fn._output = None
+    if len(inputs) == 1:
+        a = inputs[0]
+        out = fn.forward(a.data, **attrs)
+        requires_grad = a.requires_grad
+    elif len(inputs) == 2:
+        a, b = inputs
+        out = fn.forward(a.data, b.data, **attrs)
+        requires_grad = a.requires_grad or b.requires_grad
+    else:
+        out = fn.forward(*[t.data for t in inputs], **attrs)
+        requires_grad = any(t.requires_grad for t in inputs)
+    if type(out) is not np.ndarray:
+        out = fn._adopt_output(out)
+    if requires_grad and _grad_enabled.get():
+        fn.inputs = inputs
+        fn.needs_input_grad = tuple([t.requires_grad for t in inputs])
+        result = Tensor._make(out, True, fn)
+        for saved in fn._saved:
+            if saved is out:
+                fn._output = weakref.ref(result)
+                break
+        return result
+    fn._saved = None
+    return Tensor._make(out, False, None)

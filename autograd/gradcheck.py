@@ -8,6 +8,7 @@ backward pass, and a random seed (unlike ones) catches transposition bugs that a
 
 import numpy as np
 
+from .engine import grad
 from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor
 
@@ -105,8 +106,6 @@ def _analytic(fn, inputs, checked):
         raise TypeError(f"gradcheck: fn must return a Tensor, got {type(output).__name__}")
     if output.requires_grad and wanted:
         weights = Tensor(_projection(output.shape).astype(output.dtype))
-        from .engine import grad
-
         grads = iter(grad(output, wanted, grad_outputs=weights, allow_unused=True))
     else:
         grads = iter([None] * len(wanted))

@@ -1,0 +1,105 @@
+"""Shared helpers for the benchmark scripts: interleaved medians, memory probes, a table printer.
+
+Benchmarks compare engines on a noisy shared machine, so the cases of one comparison run
+interleaved (A, B, C, A, B, C, ...) rather than back to back: a slow patch of the machine then
+hurts every engine alike instead of one of them.
+"""
+
+import ctypes
+import gc
+import statistics
+import time
+import tracemalloc
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass
+class Case:
+    """One thing to time: ``run(state)``, where ``state = setup()`` is built untimed before each call."""
+
+    run: Callable[[Any], Any]
+    setup: Callable[[], Any] | None = None
+
+
+def median_seconds(cases, repeats, number=1, warmup=1):
+    """Median seconds per call of each case, repeats interleaved across cases.
+
+    ``cases`` maps a name to a Case. Each repeat times ``number`` calls in a row (each with its own
+    untimed setup) and divides by ``number``; ``gc.collect()`` runs before every timed call so one
+    case's garbage is not collected on another's clock. The collector stays enabled while timing,
+    because a user's program pays for it too.
+    """
+    for case in cases.values():
+        for _ in range(warmup):
+            case.run(case.setup() if case.setup else None)
+    samples = {name: [] for name in cases}
+    for _ in range(repeats):
+        for name, case in cases.items():
+            total = 0.0
+            for _ in range(number):
+                state = case.setup() if case.setup else None
+                gc.collect()
+                start = time.perf_counter()
+                case.run(state)
+                total += time.perf_counter() - start
+            samples[name].append(total / number)
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
+def traced_peak_bytes(case):
+    """Peak bytes that Python and NumPy allocate during one ``case.run`` (tracemalloc).
+
+    Setup runs before tracing starts, so only the run's own allocations count. Allocators that
+    bypass Python's hooks (PyTorch's, for one) are invisible here: use ``malloc_in_use`` for them.
+    """
+    state = case.setup() if case.setup else None
+    gc.collect()
+    tracemalloc.start()
+    try:
+        case.run(state)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd",
+            "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
+        )
+    ]
+
+
+def malloc_in_use():
+    """Bytes currently allocated through glibc's malloc (all arenas), or None where unavailable.
+
+    This sees C++ allocators built on malloc, such as PyTorch's CPU allocator, which tracemalloc
+    cannot; it does not see Python's small-object arenas, which are mapped directly.
+    """
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        mallinfo2 = libc.mallinfo2
+    except (OSError, AttributeError):
+        return None
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return info.uordblks + info.hblkhd
+
+
+def print_table(headers, rows):
+    """Print rows of strings under headers, first column left-aligned, the others right-aligned."""
+    table = [list(headers)] + [[str(cell) for cell in row] for row in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(headers))]
+
+    def line(row):
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        return "  ".join(cells).rstrip()
+
+    print(line(table[0]))
+    print("  ".join("-" * width for width in widths))
+    for row in table[1:]:
+        print(line(row))

@@ -1,0 +1,552 @@
+"""Engine benchmarks: our autograd against PyTorch CPU eager and hand-written NumPy.
+
+Run from the repository root:  python benchmarks/engine.py [--quick] [--only NAME[,NAME]]
+
+Every number is the median of several repeats; the repeats of the engines being compared run
+interleaved, so a slow moment of the machine hurts all of them alike. Each row shows ratios
+(ours / baseline) against baselines measured in the same run, the target and PASS or MISS.
+PyTorch is optional: without it, its columns read "n/a". Before timing, every workload is run once
+in each engine and the results are compared, so a benchmark never times a wrong answer.
+"""
+
+import argparse
+import ctypes
+import os
+import platform
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import autograd as ag  # noqa: E402
+from _timing import (  # noqa: E402
+    Case,
+    malloc_in_use,
+    median_seconds,
+    print_table,
+    traced_peak_bytes,
+)
+from autograd import nn, optim  # noqa: E402
+from autograd.nn import functional as F  # noqa: E402
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+BENCHMARKS = ("overhead", "mlp", "deep", "fanin", "scalar")
+CHAIN_OPS = 2_000
+CHAIN_SHAPE = (16,)
+DEEP_OPS = 100_000
+FAN_IN = 10_000
+MLP_SIZES = (784, 256, 128, 10)
+MLP_BATCH = 64
+MLP_LR = 0.01
+SCALAR_SIZES = (2, 16, 16, 1)
+
+# (repeats, calls per repeat, warm-up calls) for each benchmark, full run and --quick.
+FULL = {"overhead": (15, 3, 1), "mlp": (15, 5, 2), "deep": (5, 1, 0), "fanin": (7, 1, 1),
+        "scalar": (15, 5, 2)}
+QUICK = {"overhead": (3, 1, 1), "mlp": (3, 2, 1), "deep": (1, 1, 0), "fanin": (2, 1, 0),
+         "scalar": (3, 1, 1)}
+
+
+@dataclass
+class Row:
+    """One line of the table: our number, the baselines', and the target ours must meet."""
+
+    label: str
+    unit: str
+    ours: float
+    torch: float | None
+    numpy: float | None
+    basis: str  # "torch" or "numpy": the target is a ratio against it; "absolute": a limit on ours
+    limit: float
+    strict: bool = False
+
+    def measured(self):
+        if self.basis == "absolute":
+            return self.ours
+        baseline = self.torch if self.basis == "torch" else self.numpy
+        return None if baseline is None else self.ours / baseline
+
+    def target(self):
+        sign = "<" if self.strict else "≤"
+        if self.basis == "absolute":
+            return f"{sign} {self.limit:,.0f} {self.unit}"
+        name = "PyTorch" if self.basis == "torch" else "NumPy"
+        return f"{sign} {self.limit:.2f}× {name}"
+
+    def result(self):
+        value = self.measured()
+        if value is None:
+            return "n/a"
+        met = value < self.limit if self.strict else value <= self.limit
+        return "PASS" if met else "MISS"
+
+    def cells(self):
+        return [
+            self.label, self.unit, _number(self.ours), _number(self.torch), _number(self.numpy),
+            _ratio(self.ours, self.torch), _ratio(self.ours, self.numpy), self.target(),
+            self.result(),
+        ]
+
+
+def _number(value):
+    if value is None:
+        return "n/a"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def _ratio(ours, baseline):
+    return "n/a" if baseline is None else f"{ours / baseline:.2f}×"
+
+
+# ---------------------------------------------------------------- engines as leaf factories
+
+
+def ours_leaf(array, requires_grad=False):
+    return ag.tensor(array, requires_grad=requires_grad)
+
+
+def torch_leaf(array, requires_grad=False):
+    return torch.tensor(array, requires_grad=requires_grad)
+
+
+def _check(name, got, want, rtol=1e-10, atol=1e-10):
+    """Stop the run when two engines disagree: timing a wrong answer would be worse than useless."""
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    if not np.allclose(got, want, rtol=rtol, atol=atol):
+        worst = np.max(np.abs(got - want))
+        sys.exit(f"check failed: {name} differs by up to {worst:.3g} (rtol={rtol}, atol={atol})")
+
+
+# ---------------------------------------------------------------- elementwise chains
+
+
+def elementwise_chain(y, w, b, n_ops):
+    """n_ops ops cycling y * w, y + b, tanh(y): the same Python code drives every engine."""
+    for i in range(n_ops):
+        step = i % 3
+        if step == 0:
+            y = y * w
+        elif step == 1:
+            y = y + b
+        else:
+            y = y.tanh()
+    return y
+
+
+def chain_case(leaf, shape, n_ops):
+    """Build the leaves untimed; time the chain, a final sum and its backward."""
+    rng = np.random.default_rng(0)
+    x, w, b = (rng.uniform(-1.0, 1.0, shape) for _ in range(3))
+
+    def setup():
+        return leaf(x), leaf(w, True), leaf(b, True)
+
+    def run(state):
+        x_leaf, w_leaf, b_leaf = state
+        elementwise_chain(x_leaf, w_leaf, b_leaf, n_ops).sum().backward()
+        return w_leaf.grad.numpy(), b_leaf.grad.numpy()
+
+    return Case(run, setup)
+
+
+def numpy_chain_case(shape, n_ops):
+    """The chain with a hand-written tape in NumPy: the floor for a Python-level engine."""
+    rng = np.random.default_rng(0)
+    x, w, b = (rng.uniform(-1.0, 1.0, shape) for _ in range(3))
+
+    def run(_):
+        tape, y = [], x
+        for i in range(n_ops):
+            step = i % 3
+            if step == 0:
+                tape.append(y)
+                y = y * w
+            elif step == 1:
+                tape.append(None)
+                y = y + b
+            else:
+                y = np.tanh(y)
+                tape.append(y)
+        grad, grad_w, grad_b = np.ones_like(y), np.zeros_like(w), np.zeros_like(b)
+        for i in range(n_ops - 1, -1, -1):
+            step, saved = i % 3, tape[i]
+            if step == 0:
+                grad_w = grad_w + grad * saved
+                grad = grad * w
+            elif step == 1:
+                grad_b = grad_b + grad
+            else:
+                grad = grad * (1.0 - saved * saved)
+        return grad_w, grad_b
+
+    return Case(run)
+
+
+def torch_chain_bytes(n_ops, shape):
+    """Bytes PyTorch's graph holds at its largest (after forward, then after backward), via malloc."""
+    rng = np.random.default_rng(0)
+    x, w, b = (torch_leaf(rng.uniform(-1.0, 1.0, shape), i > 0) for i in range(3))
+    before = malloc_in_use()
+    if before is None:
+        return None
+    total = elementwise_chain(x, w, b, n_ops).sum()
+    after_forward = malloc_in_use()
+    total.backward()
+    return max(after_forward, malloc_in_use()) - before
+
+
+def bench_overhead(config):
+    cases = {"ours": chain_case(ours_leaf, CHAIN_SHAPE, CHAIN_OPS)}
+    if torch is not None:
+        cases["torch"] = chain_case(torch_leaf, CHAIN_SHAPE, CHAIN_OPS)
+    _check_chain(cases, CHAIN_SHAPE, CHAIN_OPS, "op overhead chain")
+    times = median_seconds(cases, *config)
+    per_op = {name: seconds / CHAIN_OPS * 1e6 for name, seconds in times.items()}
+    return [Row("op overhead (2,000-op chain)", "µs/op", per_op["ours"], per_op.get("torch"),
+                None, "torch", 0.8)]
+
+
+def _check_chain(cases, shape, n_ops, name):
+    want = numpy_chain_case(shape, n_ops).run(None)
+    for engine, case in cases.items():
+        for got, expected, leaf in zip(case.run(case.setup()), want, "wb", strict=True):
+            _check(f"{name}: {engine} grad of {leaf}", got, expected)
+
+
+def bench_deep(config):
+    shape = ()
+    cases = {"ours": chain_case(ours_leaf, shape, DEEP_OPS),
+             "numpy": numpy_chain_case(shape, DEEP_OPS)}
+    if torch is not None:
+        cases["torch"] = chain_case(torch_leaf, shape, DEEP_OPS)
+    _check_chain({k: v for k, v in cases.items() if k != "numpy"}, shape, DEEP_OPS, "deep chain")
+    times = median_seconds(cases, *config)
+    ours_bytes = traced_peak_bytes(cases["ours"]) / DEEP_OPS
+    numpy_bytes = traced_peak_bytes(cases["numpy"]) / DEEP_OPS
+    torch_bytes = torch_chain_bytes(DEEP_OPS, shape) if torch is not None else None
+    return [
+        Row("deep chain (100,000 ops), time", "s", times["ours"], times.get("torch"),
+            times["numpy"], "torch", 1.0),
+        Row("deep chain, peak memory", "B/op", ours_bytes,
+            None if torch_bytes is None else torch_bytes / DEEP_OPS, numpy_bytes,
+            "absolute", 800, strict=True),
+    ]
+
+
+# ---------------------------------------------------------------- fan-in
+
+
+def fan_in_case(leaf):
+    """Leaves untimed; time 10,000 products a_i * b_i, their sum as a chain of adds, backward."""
+    rng = np.random.default_rng(1)
+    a_values, b_values = rng.uniform(-1.0, 1.0, (2, FAN_IN))
+
+    def setup():
+        return ([leaf(np.array(v), True) for v in a_values],
+                [leaf(np.array(v), True) for v in b_values])
+
+    def run(state):
+        a_leaves, b_leaves = state
+        products = [a * b for a, b in zip(a_leaves, b_leaves, strict=True)]
+        total = products[0]
+        for product in products[1:]:
+            total = total + product
+        total.backward()
+        return [a.grad.item() for a in a_leaves[:100]]
+
+    return Case(run, setup), b_values[:100]
+
+
+def bench_fanin(config):
+    case, want = fan_in_case(ours_leaf)
+    cases = {"ours": case}
+    if torch is not None:
+        cases["torch"] = fan_in_case(torch_leaf)[0]
+    for engine, case in cases.items():
+        _check(f"fan-in: {engine} grad of a_i", case.run(case.setup()), want)
+    times = median_seconds(cases, *config)
+    return [Row("fan-in (sum of 10,000 products)", "ms", times["ours"] * 1e3,
+                _scaled(times.get("torch"), 1e3), None, "torch", 0.7)]
+
+
+def _scaled(value, factor):
+    return None if value is None else value * factor
+
+
+# ---------------------------------------------------------------- scalar MLP
+
+
+def scalar_mlp_case(leaf):
+    """micrograd's demo network from 0-d tensors: each neuron is b + sum of w_i * x_i, then tanh.
+
+    Parameters are built once, as in training; setup only clears their gradients.
+    """
+    rng = np.random.default_rng(2)
+    layers = []
+    for fan_in, fan_out in zip(SCALAR_SIZES[:-1], SCALAR_SIZES[1:], strict=True):
+        weights = [[leaf(np.array(v), True) for v in row]
+                   for row in rng.uniform(-1.0, 1.0, (fan_out, fan_in))]
+        biases = [leaf(np.array(v), True) for v in rng.uniform(-1.0, 1.0, fan_out)]
+        layers.append((weights, biases))
+    inputs = [leaf(np.array(v)) for v in rng.uniform(-1.0, 1.0, SCALAR_SIZES[0])]
+    parameters = [p for weights, biases in layers for row in weights for p in row] + [
+        b for _, biases in layers for b in biases]
+
+    def setup():
+        for p in parameters:
+            p.grad = None
+
+    def run(_):
+        h = inputs
+        for depth, (weights, biases) in enumerate(layers):
+            out = []
+            for row, bias in zip(weights, biases, strict=True):
+                act = bias
+                for w, x in zip(row, h, strict=True):
+                    act = act + w * x
+                out.append(act.tanh() if depth < len(layers) - 1 else act)
+            h = out
+        loss = (h[0] - 0.5) ** 2
+        loss.backward()
+        return [p.grad.item() for p in parameters]
+
+    return Case(run, setup)
+
+
+def bench_scalar(config):
+    cases = {"ours": scalar_mlp_case(ours_leaf)}
+    if torch is not None:
+        cases["torch"] = scalar_mlp_case(torch_leaf)
+        for case in cases.values():
+            case.setup()
+        _check("scalar MLP: ours vs torch parameter grads", cases["ours"].run(None),
+               cases["torch"].run(None))
+    times = median_seconds(cases, *config)
+    return [Row("scalar MLP 2-16-16-1 (0-d tensors)", "ms", times["ours"] * 1e3,
+                _scaled(times.get("torch"), 1e3), None, "torch", 1.0, strict=True)]
+
+
+# ---------------------------------------------------------------- MLP training step
+
+
+def mlp_data(dtype):
+    """A batch, integer targets and PyTorch-layout weights (out, in), drawn once for every engine."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((MLP_BATCH, MLP_SIZES[0])).astype(dtype)
+    y = rng.integers(0, MLP_SIZES[-1], MLP_BATCH)
+    params = []
+    for fan_in, fan_out in zip(MLP_SIZES[:-1], MLP_SIZES[1:], strict=True):
+        bound = 1.0 / np.sqrt(fan_in)
+        params.append(rng.uniform(-bound, bound, (fan_out, fan_in)).astype(dtype))
+        params.append(rng.uniform(-bound, bound, fan_out).astype(dtype))
+    return x, y, params
+
+
+class NumpyMLP:
+    """The training step by hand: forward, the backward worked out on paper, SGD in place."""
+
+    def __init__(self, params):
+        self.params = [p.copy() for p in params]
+
+    def step(self, x, y):
+        w1, b1, w2, b2, w3, b3 = self.params
+        n, rows = len(y), np.arange(len(y))
+        z1 = x @ w1.T
+        z1 += b1
+        h1 = np.maximum(z1, 0)
+        z2 = h1 @ w2.T
+        z2 += b2
+        h2 = np.maximum(z2, 0)
+        z3 = h2 @ w3.T
+        z3 += b3
+        z3 -= z3.max(axis=1, keepdims=True)
+        e = np.exp(z3)
+        s = e.sum(axis=1, keepdims=True)
+        loss = np.log(s[:, 0]).mean() - z3[rows, y].mean()
+        g3 = e / s
+        g3[rows, y] -= 1
+        g3 /= n
+        g2 = g3 @ w3
+        g2 *= z2 > 0
+        g1 = g2 @ w2
+        g1 *= z1 > 0
+        grads = (g1.T @ x, g1.sum(axis=0), g2.T @ h1, g2.sum(axis=0), g3.T @ h2, g3.sum(axis=0))
+        for param, grad in zip(self.params, grads, strict=True):
+            grad *= MLP_LR
+            param -= grad
+        return float(loss)
+
+
+def _ours_mlp(params):
+    layers = []
+    for i in range(0, len(params), 2):
+        out_features, in_features = params[i].shape
+        layer = nn.Linear(in_features, out_features)
+        layer.weight = ag.tensor(params[i].copy(), requires_grad=True)
+        layer.bias = ag.tensor(params[i + 1].copy(), requires_grad=True)
+        layers += [layer, nn.ReLU()]
+    return nn.Sequential(*layers[:-1])
+
+
+def _torch_mlp(params):
+    layers = []
+    for i in range(0, len(params), 2):
+        out_features, in_features = params[i].shape
+        layer = torch.nn.Linear(in_features, out_features, dtype=torch.from_numpy(params[i]).dtype)
+        with torch.no_grad():
+            layer.weight.copy_(torch.from_numpy(params[i]))
+            layer.bias.copy_(torch.from_numpy(params[i + 1]))
+        layers += [layer, torch.nn.ReLU()]
+    return torch.nn.Sequential(*layers[:-1])
+
+
+def mlp_cases(dtype):
+    """One SGD step per call, in each engine, from the same weights, plus a one-step check."""
+    x, y, params = mlp_data(dtype)
+    reference = NumpyMLP(params)
+    cases = {"numpy": Case(lambda _: reference.step(x, y))}
+
+    model = _ours_mlp(params)
+    opt = optim.SGD(model.parameters(), lr=MLP_LR)
+    x_ours, y_ours = ag.tensor(x), ag.tensor(y)
+
+    def ours_step(_):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x_ours), y_ours)
+        loss.backward()
+        opt.step()
+        return loss.item()
+
+    cases["ours"] = Case(ours_step)
+    engines = {"ours": lambda: [p.numpy() for p in model.parameters()]}
+
+    if torch is not None:
+        torch_model = _torch_mlp(params)
+        torch_opt = torch.optim.SGD(torch_model.parameters(), lr=MLP_LR)
+        x_torch, y_torch = torch.from_numpy(x), torch.from_numpy(y)
+
+        def torch_step(_):
+            torch_opt.zero_grad()
+            loss = torch.nn.functional.cross_entropy(torch_model(x_torch), y_torch)
+            loss.backward()
+            torch_opt.step()
+            return loss.item()
+
+        cases["torch"] = Case(torch_step)
+        engines["torch"] = lambda: [p.detach().numpy() for p in torch_model.parameters()]
+
+    tol = {"rtol": 1e-8, "atol": 1e-8} if dtype == np.float64 else {"rtol": 1e-4, "atol": 1e-5}
+    want_loss = cases["numpy"].run(None)
+    for engine, parameters in engines.items():
+        _check(f"MLP {np.dtype(dtype).name}: {engine} loss", cases[engine].run(None), want_loss,
+               **tol)
+        for i, (got, want) in enumerate(zip(parameters(), reference.params, strict=True)):
+            _check(f"MLP {np.dtype(dtype).name}: {engine} parameter {i} after one step", got,
+                   want, **tol)
+    return cases
+
+
+def bench_mlp(config):
+    rows = []
+    for dtype in (np.float64, np.float32):
+        times = median_seconds(mlp_cases(dtype), *config)
+        rows.append(Row(f"MLP step 784-256-128-10, {np.dtype(dtype).name}", "ms",
+                        times["ours"] * 1e3, _scaled(times.get("torch"), 1e3),
+                        times["numpy"] * 1e3, "numpy", 1.10))
+    return rows
+
+
+# ---------------------------------------------------------------- machine and main
+
+
+def _openblas():
+    """OpenBLAS's core type and thread count, asked of the library NumPy loaded (None if unknown)."""
+    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(libs.glob("*openblas*")):
+        lib = ctypes.CDLL(str(path))
+        for suffix in ("64_", "_64", ""):
+            threads = getattr(lib, f"scipy_openblas_get_num_threads{suffix}", None)
+            corename = getattr(lib, f"scipy_openblas_get_corename{suffix}", None)
+            if threads is not None and corename is not None:
+                corename.restype = ctypes.c_char_p
+                return corename().decode(), threads()
+    return None, None
+
+
+def machine_report():
+    """Describe the machine, and give PyTorch as many threads as NumPy's BLAS uses."""
+    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    core, blas_threads = _openblas()
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
+                .splitlines() if line.startswith("model name")), platform.processor())
+    lines = [
+        f"machine : {cpu}, {os.cpu_count()} cores ({len(os.sched_getaffinity(0))} usable), "
+        f"{platform.system()} {platform.machine()}",
+        f"python  : {platform.python_version()}, numpy {np.__version__}, "
+        f"BLAS {blas['name']} {blas['version']} (core {core}, {blas_threads} threads)",
+    ]
+    if torch is not None:
+        if blas_threads:
+            torch.set_num_threads(blas_threads)
+        lines.append(f"torch   : {torch.__version__}, {torch.get_num_threads()} intra-op threads "
+                     "(set equal to NumPy's BLAS threads)")
+    else:
+        lines.append("torch   : not installed (its columns read n/a)")
+    env = ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+    lines.append("env     : " + ", ".join(f"{k}={os.environ.get(k, '(unset)')}" for k in env))
+    return lines
+
+
+NOTES = """\
+op overhead: 2,000 ops cycling y*w, y+b, tanh(y) on float64 shape (16,) tensors (w, b leaves),
+  then .sum().backward(); time per op covers forward, backward and freeing the graph.
+MLP step: batch 64, Linear-ReLU-Linear-ReLU-Linear, softmax cross-entropy with integer targets,
+  zero_grad + forward + backward + SGD(lr=0.01); NumPy is the same step written by hand. One step
+  was checked to agree with NumPy (loss and weights; float64 to 1e-8, float32 to 1e-4 relative).
+deep chain: the op-overhead chain with 100,000 ops on 0-d float64 tensors. NumPy here is a
+  hand-written tape (saved values in a list, a reverse loop). Peak memory: tracemalloc for ours
+  and NumPy; PyTorch's allocator is invisible to tracemalloc, so its column is glibc malloc's
+  in-use growth while the graph is alive (approximate, and not the same instrument).
+fan-in: 10,000 products a_i*b_i of 0-d float64 leaves, summed as a chain of 9,999 adds
+  (not pairwise), then backward; 20,000 leaves are built untimed.
+scalar MLP: micrograd's 2-16-16-1 net from 0-d float64 tensors (tanh hidden, linear output),
+  neuron = b + sum of w_i*x_i, loss (out - 0.5)**2, forward + backward of one sample.
+Ratios are ours / baseline: below 1 means ours is faster (or smaller)."""
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="few repeats: a smoke run")
+    parser.add_argument("--only", metavar="NAME[,NAME]",
+                        help=f"run only these benchmarks, from: {', '.join(BENCHMARKS)}")
+    args = parser.parse_args(argv)
+    chosen = BENCHMARKS if args.only is None else tuple(args.only.split(","))
+    unknown = [name for name in chosen if name not in BENCHMARKS]
+    if unknown:
+        parser.error(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
+    settings = QUICK if args.quick else FULL
+
+    print("\n".join(machine_report()))
+    print(f"run     : {'--quick' if args.quick else 'full'}; (repeats, calls per repeat, warm-ups) "
+          + ", ".join(f"{name} {settings[name]}" for name in chosen) + "\n")
+    runners = {"overhead": bench_overhead, "mlp": bench_mlp, "deep": bench_deep,
+               "fanin": bench_fanin, "scalar": bench_scalar}
+    rows = [row for name in chosen for row in runners[name](settings[name])]
+    print_table(["benchmark", "unit", "ours", "PyTorch", "NumPy", "vs PyTorch", "vs NumPy",
+                 "target", "result"], [row.cells() for row in rows])
+    print("\n" + NOTES)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""The sidebar every page shares: presets, output, undo/redo, display options and the share link.
+
+Each widget is "controlled": its key is written from the plain state before it is drawn, and
+its callback writes the plain state back. So a widget shows the truth after an undo, a preset or
+a link, and nothing is lost when Streamlit forgets widget values between pages.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from pages import _cache
+from pages import _state as state
+from playground import edits, presets
+
+PRESET_KEY = "w_preset"
+OUTPUT_KEY = "w_output"
+SHOW_KEY = "w_show"
+RANKDIR_KEY = "w_rankdir"
+FONT_KEY = "w_font"
+COMPACT_KEY = "w_compact"
+
+
+def render() -> None:
+    with st.sidebar:
+        _graph_controls()
+        _display_controls()
+        _share_link()
+
+
+def _graph_controls() -> None:
+    st.subheader("Graph", divider="gray")
+    matching = _cache.preset_key_of(state.spec_json())
+    st.selectbox(
+        "Load a preset",
+        [p.key for p in presets.PRESETS],
+        index=None,
+        format_func=lambda key: presets.get(key).title,
+        key=PRESET_KEY,
+        placeholder="Choose an example graph…",
+        on_change=_load_preset,
+    )
+    if matching is not None:
+        preset = presets.get(matching)
+        st.caption(f"**{preset.title}.** {preset.explanation}")
+
+    result = _cache.evaluate(state.spec_json())
+    st.session_state[OUTPUT_KEY] = result.output
+    st.selectbox(
+        "Output (differentiated)",
+        state.spec().names,
+        key=OUTPUT_KEY,
+        help="Backward starts here: every gradient is d(output)/d(node).",
+        on_change=_choose_output,
+    )
+
+    undo_col, redo_col = st.columns(2)
+    undo_col.button(
+        "Undo",
+        icon=":material/undo:",
+        on_click=state.undo,
+        disabled=not state.history().can_undo,
+        width="stretch",
+        key="w_undo",
+    )
+    redo_col.button(
+        "Redo",
+        icon=":material/redo:",
+        on_click=state.redo,
+        disabled=not state.history().can_redo,
+        width="stretch",
+        key="w_redo",
+    )
+
+
+def _display_controls() -> None:
+    st.subheader("Display", divider="gray")
+    opts = state.options()
+    st.session_state[SHOW_KEY] = opts.show
+    st.segmented_control(
+        "Show on each node",
+        list(state.SHOW_LABELS),
+        format_func=state.SHOW_LABELS.get,
+        key=SHOW_KEY,
+        required=True,
+        on_change=_copy_option,
+        args=(SHOW_KEY, "show"),
+    )
+    st.session_state[RANKDIR_KEY] = opts.rankdir
+    st.segmented_control(
+        "Layout",
+        list(state.RANKDIR_LABELS),
+        format_func=state.RANKDIR_LABELS.get,
+        key=RANKDIR_KEY,
+        required=True,
+        on_change=_copy_option,
+        args=(RANKDIR_KEY, "rankdir"),
+    )
+    st.session_state[FONT_KEY] = opts.font_size
+    st.slider(
+        "Font size (projectors: 20+)",
+        *state.FONT_SIZES,
+        key=FONT_KEY,
+        on_change=_copy_option,
+        args=(FONT_KEY, "font_size"),
+    )
+    st.session_state[COMPACT_KEY] = opts.compact
+    st.toggle(
+        "Compact drawing",
+        key=COMPACT_KEY,
+        help="Smaller records without the entries of big tensors: for large graphs.",
+        on_change=_copy_option,
+        args=(COMPACT_KEY, "compact"),
+    )
+
+
+def _share_link() -> None:
+    st.subheader("Share", divider="gray")
+    query = urlencode(state.share_query())
+    base = st.context.url or ""
+    st.code(f"{base}?{query}", language=None, wrap_lines=True, height=96)
+    st.caption("Copy this link (icon at the top right of the box): it opens this graph, output "
+               "and view in any browser.")
+
+
+def _load_preset() -> None:
+    key = st.session_state[PRESET_KEY]
+    st.session_state[PRESET_KEY] = None
+    if key is not None:
+        state.apply_edit("preset", lambda _: presets.get(key).spec)
+
+
+def _choose_output() -> None:
+    name = st.session_state[OUTPUT_KEY]
+    state.apply_edit("output", lambda spec: edits.set_output(spec, name))
+
+
+def _copy_option(widget_key: str, field: str) -> None:
+    state.set_options(**{field: st.session_state[widget_key]})

@@ -1,0 +1,43 @@
+"""Pieces of page drawn on more than one page: the drawing, the result's notes, error snippets."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages import _cache
+from pages import _state as state
+from playground import SpecError
+from playground.evaluate import Result
+
+LARGE_GRAPH = 60  # nodes above which the full drawing gets crowded
+
+
+def result_notes(result: Result) -> None:
+    """What a reader must know before trusting the numbers: output, seeding, NaN/inf flags."""
+    note = f"Gradients are d(**{result.output}**)/d(node)."
+    if result.seeded_with_ones:
+        note += (f" `{result.output}` is not a scalar, so backward started from a gradient of "
+                 "ones: each gradient is that of the sum of its elements.")
+    st.caption(note)
+    for name, message in result.flags.items():
+        st.warning(f"Node `{name}`: {message}", icon=":material/warning:")
+
+
+def drawing(spec_json: str) -> None:
+    """The graph drawn in the browser with the sidebar's display options."""
+    opts = state.options()
+    if len(state.spec()) > LARGE_GRAPH and not opts.compact:
+        st.info(f"This graph has {len(state.spec())} nodes: turn on **Compact drawing** in the "
+                "sidebar to keep it legible.", icon=":material/info:")
+    source = _cache.dot(spec_json, opts.show, opts.rankdir, opts.font_size, opts.compact)
+    st.graphviz_chart(source, width="stretch", alt="Computation graph with values and gradients")
+
+
+def error_snippet(err: SpecError, text: str) -> None:
+    """The error with the offending line of `text` and a caret under its column."""
+    st.error(str(err), icon=":material/error:")
+    lines = text.splitlines()
+    if err.line is not None and 1 <= err.line <= len(lines):
+        line = lines[err.line - 1]
+        caret = " " * max((err.col or 1) - 1, 0) + "^"
+        st.code(f"{err.line:>3} | {line}\n    | {caret}", language=None)

@@ -1,0 +1,94 @@
+"""Gradients page: every node's numbers in one sortable table, local derivatives, one node in detail."""
+
+import streamlit as st
+
+from pages import _cache, _charts, _views
+from pages import _state as state
+from playground import registry
+
+DETAIL = "pg_detail_node"
+DETAIL_WIDGET = "w_detail_node"
+TABLE_WIDGET = "w_node_table"
+
+spec_json = state.spec_json()
+spec = state.spec()
+result = _cache.evaluate(spec_json)
+table = _cache.node_table(spec_json)
+
+
+def _default_detail() -> str:
+    """The first input (a leaf with a gradient), else the output."""
+    return next((n.name for n in result.nodes if n.kind == "input"), result.output)
+
+
+def _pick_row() -> None:
+    rows = st.session_state[TABLE_WIDGET].selection.rows
+    if rows:
+        st.session_state[DETAIL] = spec.names[rows[0]]
+
+
+def _pick_name() -> None:
+    st.session_state[DETAIL] = st.session_state[DETAIL_WIDGET]
+
+
+if st.session_state.get(DETAIL) not in spec:
+    st.session_state[DETAIL] = _default_detail()
+
+st.title("Gradients")
+_views.result_notes(result)
+
+st.dataframe(
+    table,
+    hide_index=True,
+    key=TABLE_WIDGET,
+    on_select=_pick_row,
+    selection_mode="single-row",
+    column_config={
+        "name": st.column_config.TextColumn("node", pinned=True),
+        "grad_norm": st.column_config.NumberColumn("‖gradient‖", format="%.4g"),
+        "flag": st.column_config.TextColumn("flag", width="medium"),
+    },
+)
+st.caption("Click a column header to sort; select a row to see that node in detail below.")
+
+detail_col, formula_col = st.columns([3, 2], gap="large")
+
+with detail_col:
+    st.subheader("Node detail", divider="gray")
+    st.session_state[DETAIL_WIDGET] = st.session_state[DETAIL]
+    name = st.selectbox("Node", spec.names, key=DETAIL_WIDGET, on_change=_pick_name)
+    node = result.node(name)
+    if node.op is None:
+        st.markdown(f"**{name}** is {'an input' if node.kind == 'input' else 'a constant'} "
+                    f"of shape {node.shape or 'scalar'}.")
+    else:
+        operands = ", ".join(f"`{o}`" for o in node.operands)
+        st.markdown(f"**{name}** = `{node.op}`({operands}), shape {node.shape or 'scalar'}.")
+    if node.derivative:
+        st.latex(node.derivative)
+    if node.flag:
+        st.warning(node.flag, icon=":material/warning:")
+    if node.value.ndim == 0:
+        value_col, grad_col = st.columns(2)
+        value_col.metric("value", f"{node.value.item():.6g}")
+        grad_col.metric("gradient", "none" if node.grad is None else f"{node.grad.item():.6g}")
+    else:
+        value_col, grad_col = st.columns(2)
+        value_col.altair_chart(_charts.heatmap(node.value, "value", "blues"))
+        if node.grad is None:
+            grad_col.info("A constant: no gradient.")
+        else:
+            grad_col.altair_chart(_charts.heatmap(node.grad, "gradient", "redblue"))
+        with st.expander("Every element"):
+            st.dataframe(_cache.element_table(spec_json, name), hide_index=True)
+
+with formula_col:
+    st.subheader("Local derivatives", divider="gray")
+    st.caption("Backward multiplies each node's gradient by its op's local derivative and adds "
+               "the product into the operands' gradients (the chain rule).")
+    used = dict.fromkeys(n.op for n in result.nodes if n.op)
+    for op in used:
+        info = registry.get(op)
+        nodes = ", ".join(n.name for n in result.nodes if n.op == op)
+        st.markdown(f"**{op}** — {info.description} Used by: {nodes}.")
+        st.latex(info.derivative)

@@ -1,0 +1,44 @@
+"""Every size limit of the playground, in one place.
+
+The app serves many people from one process, and everything it reads (typed text, pasted JSON,
+share links) comes from strangers. These bounds keep one request from taking the memory or the
+time of everybody else; each error that enforces one quotes the limit.
+"""
+
+# Expression text (playground.expr).
+MAX_TEXT_CHARS = 50_000
+"""Characters in one program; a 500-node graph written out is about 10,000."""
+MAX_BRACKET_DEPTH = 40
+"""Nesting of ( [ { in the raw text, checked before Python's parser sees it."""
+MAX_EXPR_DEPTH = 100
+"""Depth of one expression tree, e.g. a chain a + a + ... + a of 100 terms."""
+MAX_CONST_EXPONENT = 1_000
+"""Largest |p| for a literal exponent, as in x ** p."""
+
+# Graph specs (playground.spec).
+MAX_NODES = 2_000
+"""Nodes in one graph, generated intermediate nodes included."""
+MAX_NAME_CHARS = 64
+"""Characters in one node name."""
+MAX_NDIM = 8
+"""Dimensions of a tensor given as a value, a shape or an axis."""
+MAX_ELEMENTS = 1_000_000
+"""Elements in one tensor: a literal, a generator or a shape attribute."""
+MAX_TOTAL_ELEMENTS = 5_000_000
+"""Elements in all leaves of one graph together."""
+MAX_SEED = 2**63 - 1
+"""Largest seed of a random generator."""
+
+# Documents and links (playground.spec, playground.share).
+MAX_JSON_CHARS = 4_000_000
+"""Characters in one JSON document, and bytes a share link may decompress to."""
+MAX_SHARE_CHARS = 16_000
+"""Characters in one share-link string."""
+
+# Finite differences (playground.checks).
+FD_MAX_ELEMENTS = 2_000
+"""Input elements the gradient check perturbs, two forward passes each."""
+
+# Editing (playground.edits).
+MAX_HISTORY = 100
+"""Undo steps kept per history."""

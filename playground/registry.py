@@ -1,0 +1,462 @@
+"""Every op the playground offers, described once.
+
+An entry says how many operands the op takes, which attributes it has (type, default, allowed
+values), what it does in one line, its local derivative as LaTeX (for teaching), and how to apply
+it with the engine. Parser, validator, evaluator and pages all read this table, so adding an op to
+the playground is one entry here.
+
+Attribute values are kept in a canonical form (tuples, floats, no entries equal to the default),
+so two specs that mean the same thing compare equal and ``apply(*tensors, **attrs)`` just works.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import autograd as ag
+from autograd.nn import functional as F
+
+from . import limits
+from .errors import SpecError
+
+
+@dataclass(frozen=True)
+class Attr:
+    """One attribute of an op: ``type`` is a key of ``ATTR_TYPES``; ``choices`` bounds a "choice"."""
+
+    name: str
+    type: str
+    default: object = None
+    choices: tuple = ()
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    """One op: ``arity`` is its operand count, or None for "one or more" (stack, concatenate).
+
+    ``symbol`` is its operator in the expression language ("+", "@", unary "-"), if it has one;
+    ``example`` is a call a student can copy; ``apply(*tensors, **attrs)`` runs it with the engine.
+    """
+
+    name: str
+    arity: int | None
+    attrs: tuple[Attr, ...]
+    description: str
+    derivative: str
+    apply: Callable
+    example: str
+    symbol: str | None = None
+
+    def attr(self, name: str) -> Attr | None:
+        """The attribute called ``name``, or None."""
+        return next((a for a in self.attrs if a.name == name), None)
+
+    def arity_text(self) -> str:
+        """The operand count in words, for messages: "2 operands", "one or more operands"."""
+        if self.arity is None:
+            return "one or more operands"
+        return "1 operand" if self.arity == 1 else f"{self.arity} operands"
+
+
+# ---------------------------------------------------------------------------------------------
+# Attribute types: each turns a value into its canonical form or raises ValueError saying why.
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _dim(value) -> int:
+    if not _is_int(value):
+        raise ValueError("must be a whole number such as 0 or -1")
+    if abs(value) > limits.MAX_NDIM:
+        raise ValueError(f"must lie between -{limits.MAX_NDIM} and {limits.MAX_NDIM}")
+    return value
+
+
+def _ints(value, what: str) -> tuple[int, ...]:
+    if _is_int(value):
+        return (value,)
+    if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
+        raise ValueError(f"must be {what}")
+    return tuple(value)
+
+
+def _axis(value):
+    if value is None:
+        return None
+    if _is_int(value):
+        return _dim(value)
+    axes = _ints(value, "None, a whole number or a tuple of them, such as 0 or (0, 1)")
+    if len(axes) > limits.MAX_NDIM:
+        raise ValueError(f"lists more than {limits.MAX_NDIM} axes")
+    return tuple(_dim(a) for a in axes)
+
+
+def _axes(value):
+    if value is None:
+        return None
+    axes = _ints(value, "None or a tuple of axes such as (1, 0)")
+    if len(axes) > limits.MAX_NDIM:
+        raise ValueError(f"lists more than {limits.MAX_NDIM} axes")
+    return tuple(_dim(a) for a in axes)
+
+
+def _shape(value) -> tuple[int, ...]:
+    shape = _ints(value, "a tuple of sizes such as (2, 3)")
+    if len(shape) > limits.MAX_NDIM:
+        raise ValueError(f"has more than {limits.MAX_NDIM} dimensions")
+    if any(n < 1 and n != -1 for n in shape) or shape.count(-1) > 1:
+        raise ValueError("must hold sizes of at least 1 (and at most one -1, meaning 'the rest')")
+    if math.prod(n for n in shape if n > 0) > limits.MAX_ELEMENTS:
+        raise ValueError(f"has more than {limits.MAX_ELEMENTS:,} elements")
+    return shape
+
+
+def _index(value) -> tuple[int, ...]:
+    index = _ints(value, "a whole number or a tuple of them, such as 0 or (1, 2)")
+    if not index or len(index) > limits.MAX_NDIM:
+        raise ValueError(f"must hold between 1 and {limits.MAX_NDIM} whole numbers")
+    if any(abs(i) > limits.MAX_ELEMENTS for i in index):
+        raise ValueError("holds a position far outside any tensor")
+    return index
+
+
+def _float(value) -> float:
+    if not _is_number(value):
+        raise ValueError("must be a number such as 0.1")
+    value = float(value) if abs(value) < 1e308 else math.inf
+    if not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    return value
+
+
+def _optional_float(value):
+    return None if value is None else _float(value)
+
+
+def _bool(value) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be True or False")
+    return value
+
+
+def _choice(value):
+    return value  # checked against Attr.choices by canonical_attrs
+
+
+ATTR_TYPES: Mapping[str, Callable] = {
+    "dim": _dim,
+    "axis": _axis,
+    "axes": _axes,
+    "shape": _shape,
+    "index": _index,
+    "float": _float,
+    "optional_float": _optional_float,
+    "bool": _bool,
+    "choice": _choice,
+}
+"""Attribute type name -> function returning the canonical value or raising ValueError."""
+
+
+def canonical_attrs(info: OpInfo, attrs: Mapping) -> dict:
+    """``attrs`` checked against ``info`` and made canonical; entries equal to the default go.
+
+    Raises SpecError naming the op and the attribute; callers add the node or line.
+    """
+    if not isinstance(attrs, Mapping):
+        raise SpecError(f"the attributes of {info.name} must be a mapping of names to values")
+    out = {}
+    for key, value in attrs.items():
+        attr = info.attr(key) if isinstance(key, str) else None
+        if attr is None:
+            known = ", ".join(a.name for a in info.attrs) or "none"
+            raise SpecError(
+                f"{info.name} has no attribute `{_short(key)}` (its attributes: {known}); "
+                f"for example {info.example}"
+            )
+        try:
+            value = ATTR_TYPES[attr.type](value)
+        except ValueError as err:
+            raise SpecError(
+                f"attribute `{key}` of {info.name} {err}; got {_short(value)}"
+            ) from None
+        if attr.choices and value not in attr.choices:
+            options = ", ".join(repr(c) for c in attr.choices)
+            raise SpecError(
+                f"attribute `{key}` of {info.name} must be one of {options}; got {_short(value)}"
+            )
+        if value != attr.default or type(value) is not type(attr.default):
+            out[key] = value
+    for attr in info.attrs:
+        if attr.required and attr.name not in out:
+            raise SpecError(
+                f"{info.name} needs the attribute `{attr.name}`, for example {info.example}"
+            )
+    return out
+
+
+def _short(value, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# The ops.
+
+_AXIS = Attr("axis", "axis", None)
+_KEEPDIMS = Attr("keepdims", "bool", False)
+_LAST = Attr("axis", "dim", -1)
+_REDUCTION = Attr("reduction", "choice", "mean", choices=("mean", "sum"))
+
+
+def _binary(name, symbol, description, derivative, apply):
+    example = f"a {symbol} b" if symbol else f"{name}(a, b)"
+    return OpInfo(name, 2, (), description, derivative, apply, example, symbol)
+
+
+def _unary(name, description, derivative, apply):
+    return OpInfo(name, 1, (), description, derivative, apply, f"{name}(x)")
+
+
+def _reduction(name, description, derivative, apply):
+    return OpInfo(
+        name, 1, (_AXIS, _KEEPDIMS), description, derivative, apply, f"{name}(x, axis=0)"
+    )
+
+
+def _stack(*xs, axis=0):
+    return ag.stack(xs, axis=axis)
+
+
+def _concatenate(*xs, axis=0):
+    return ag.concatenate(xs, axis=axis)
+
+
+_ENTRIES = (
+    _binary(
+        "add", "+", "Elementwise sum a + b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = 1,\quad \frac{\partial y}{\partial b} = 1",
+        lambda a, b: a + b,
+    ),
+    _binary(
+        "sub", "-", "Elementwise difference a - b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = 1,\quad \frac{\partial y}{\partial b} = -1",
+        lambda a, b: a - b,
+    ),
+    _binary(
+        "mul", "*", "Elementwise product a * b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = b,\quad \frac{\partial y}{\partial b} = a",
+        lambda a, b: a * b,
+    ),
+    _binary(
+        "div", "/", "Elementwise quotient a / b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = \frac{1}{b},\quad "
+        r"\frac{\partial y}{\partial b} = -\frac{a}{b^2}",
+        lambda a, b: a / b,
+    ),
+    _binary(
+        "pow", "**", "Elementwise power a ** b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = b\,a^{b-1},\quad "
+        r"\frac{\partial y}{\partial b} = a^{b} \ln a",
+        lambda a, b: a**b,
+    ),
+    _binary(
+        "matmul", "@", "Matrix product a @ b (vectors and stacks of matrices too).",
+        r"\bar{A} = \bar{Y} B^{\top},\quad \bar{B} = A^{\top} \bar{Y}",
+        lambda a, b: a @ b,
+    ),
+    OpInfo(
+        "neg", 1, (), "Negation -x.", r"\frac{\partial y}{\partial x} = -1",
+        lambda x: -x, "-x", "-",
+    ),
+    _unary("exp", "Elementwise e to the power x.", r"\frac{dy}{dx} = e^{x}", ag.exp),
+    _unary("log", "Elementwise natural logarithm.", r"\frac{dy}{dx} = \frac{1}{x}", ag.log),
+    _unary(
+        "sqrt", "Elementwise square root.", r"\frac{dy}{dx} = \frac{1}{2\sqrt{x}}", ag.sqrt
+    ),
+    _unary("abs", "Elementwise absolute value.", r"\frac{dy}{dx} = \operatorname{sign}(x)", ag.abs),
+    _unary("sin", "Elementwise sine.", r"\frac{dy}{dx} = \cos x", ag.sin),
+    _unary("cos", "Elementwise cosine.", r"\frac{dy}{dx} = -\sin x", ag.cos),
+    _unary(
+        "tanh", "Elementwise hyperbolic tangent, squashing to (-1, 1).",
+        r"\frac{dy}{dx} = 1 - \tanh^2 x", ag.tanh,
+    ),
+    _unary(
+        "sigmoid", "Elementwise logistic function 1 / (1 + e^-x), squashing to (0, 1).",
+        r"\frac{dy}{dx} = \sigma(x)\,\bigl(1 - \sigma(x)\bigr)", ag.sigmoid,
+    ),
+    _unary(
+        "relu", "Elementwise max(x, 0).", r"\frac{dy}{dx} = \mathbb{1}[x > 0]", ag.relu
+    ),
+    OpInfo(
+        "leaky_relu", 1, (Attr("negative_slope", "float", 0.01),),
+        "Elementwise x for x > 0, negative_slope * x otherwise.",
+        r"\frac{dy}{dx} = \begin{cases} 1 & x > 0 \\ \alpha & x \le 0 \end{cases}",
+        lambda x, negative_slope=0.01: ag.leaky_relu(x, negative_slope=negative_slope),
+        "leaky_relu(x, negative_slope=0.1)",
+    ),
+    OpInfo(
+        "softmax", 1, (_LAST,), "Exponentials normalised to sum to 1 along an axis.",
+        r"\frac{\partial y_i}{\partial x_j} = y_i\,(\delta_{ij} - y_j)",
+        lambda x, axis=-1: ag.softmax(x, axis=axis), "softmax(x, axis=-1)",
+    ),
+    OpInfo(
+        "log_softmax", 1, (_LAST,), "Logarithm of softmax, computed stably.",
+        r"\frac{\partial y_i}{\partial x_j} = \delta_{ij} - \operatorname{softmax}(x)_j",
+        lambda x, axis=-1: ag.log_softmax(x, axis=axis), "log_softmax(x, axis=-1)",
+    ),
+    OpInfo(
+        "logsumexp", 1, (_LAST,), "log(sum(exp(x))) along an axis, computed stably.",
+        r"\frac{\partial y}{\partial x_i} = \operatorname{softmax}(x)_i",
+        lambda x, axis=-1: ag.logsumexp(x, axis=axis), "logsumexp(x, axis=-1)",
+    ),
+    _reduction(
+        "sum", "Sum of the elements, over all axes or the given ones.",
+        r"\frac{\partial y}{\partial x_i} = 1",
+        lambda x, axis=None, keepdims=False: ag.sum(x, axis=axis, keepdims=keepdims),
+    ),
+    _reduction(
+        "mean", "Mean of the elements, over all axes or the given ones.",
+        r"\frac{\partial y}{\partial x_i} = \frac{1}{n}",
+        lambda x, axis=None, keepdims=False: ag.mean(x, axis=axis, keepdims=keepdims),
+    ),
+    _reduction(
+        "max", "Largest element, over all axes or the given ones.",
+        r"\frac{\partial y}{\partial x_i} = \mathbb{1}[x_i = y]\ \text{(shared among ties)}",
+        lambda x, axis=None, keepdims=False: ag.max(x, axis=axis, keepdims=keepdims),
+    ),
+    _reduction(
+        "min", "Smallest element, over all axes or the given ones.",
+        r"\frac{\partial y}{\partial x_i} = \mathbb{1}[x_i = y]\ \text{(shared among ties)}",
+        lambda x, axis=None, keepdims=False: ag.min(x, axis=axis, keepdims=keepdims),
+    ),
+    OpInfo(
+        "reshape", 1, (Attr("shape", "shape", None, required=True),),
+        "The same elements in a new shape; -1 stands for 'the rest'.",
+        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
+        lambda x, shape: ag.reshape(x, shape), "reshape(x, shape=(2, 3))",
+    ),
+    OpInfo(
+        "transpose", 1, (Attr("axes", "axes", None),),
+        "Axes reversed, or permuted as given.",
+        r"\bar{x} = \operatorname{transpose}(\bar{y},\ \text{inverse permutation})",
+        lambda x, axes=None: ag.transpose(x, axes), "transpose(x, axes=(1, 0))",
+    ),
+    OpInfo(
+        "flatten", 1, (), "All elements in one row (a 1-D tensor).",
+        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
+        lambda x: ag.flatten(x), "flatten(x)",
+    ),
+    OpInfo(
+        "squeeze", 1, (_AXIS,), "Axes of size 1 removed (all of them, or the given ones).",
+        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
+        lambda x, axis=None: ag.squeeze(x, axis), "squeeze(x, axis=0)",
+    ),
+    OpInfo(
+        "unsqueeze", 1, (Attr("axis", "dim", None, required=True),),
+        "A new axis of size 1 inserted at the given position.",
+        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
+        lambda x, axis: ag.unsqueeze(x, axis), "unsqueeze(x, axis=0)",
+    ),
+    OpInfo(
+        "broadcast_to", 1, (Attr("shape", "shape", None, required=True),),
+        "The tensor repeated along new or size-1 axes to fill the given shape.",
+        r"\bar{x} = \textstyle\sum_{\text{broadcast axes}} \bar{y}",
+        lambda x, shape: ag.broadcast_to(x, shape), "broadcast_to(x, shape=(3, 2))",
+    ),
+    OpInfo(
+        "index", 1, (Attr("index", "index", None, required=True),),
+        "One element or sub-tensor picked by whole-number positions, as in x[0] or x[1, 2].",
+        r"\bar{x}[i] = \bar{y},\ \text{zero elsewhere}",
+        lambda x, index: x[index], "x[0]",
+    ),
+    OpInfo(
+        "stack", None, (Attr("axis", "dim", 0),),
+        "Tensors of one shape joined along a new axis; [a, b] in an expression.",
+        r"\bar{x}_k = \bar{y}[k]\ \text{along the new axis}",
+        _stack, "stack(a, b, axis=0)",
+    ),
+    OpInfo(
+        "concatenate", None, (Attr("axis", "dim", 0),),
+        "Tensors joined end to end along an existing axis.",
+        r"\bar{x}_k = \text{the slice of } \bar{y} \text{ that } x_k \text{ filled}",
+        _concatenate, "concatenate(a, b, axis=0)",
+    ),
+    _binary(
+        "maximum", None, "Elementwise larger of a and b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = \mathbb{1}[a > b],\quad "
+        r"\frac{\partial y}{\partial b} = \mathbb{1}[b > a]\ \text{(ties shared)}",
+        ag.maximum,
+    ),
+    _binary(
+        "minimum", None, "Elementwise smaller of a and b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = \mathbb{1}[a < b],\quad "
+        r"\frac{\partial y}{\partial b} = \mathbb{1}[b < a]\ \text{(ties shared)}",
+        ag.minimum,
+    ),
+    OpInfo(
+        "clip", 1, (Attr("min", "optional_float", None), Attr("max", "optional_float", None)),
+        "Elementwise x limited to the range [min, max].",
+        r"\frac{dy}{dx} = \mathbb{1}[\min \le x \le \max]",
+        lambda x, min=None, max=None: ag.clip(x, min=min, max=max),  # noqa: A002
+        "clip(x, min=0.0, max=1.0)",
+    ),
+    OpInfo(
+        "mse_loss", 2, (_REDUCTION,), "Mean (or sum) of squared differences (pred - target)^2.",
+        r"\frac{\partial L}{\partial p_i} = \frac{2\,(p_i - t_i)}{n}",
+        lambda pred, target, reduction="mean": F.mse_loss(pred, target, reduction=reduction),
+        "mse_loss(pred, target)",
+    ),
+    OpInfo(
+        "cross_entropy", 2, (_REDUCTION,),
+        "Softmax cross-entropy of logits (N, C) against class indices (N,) or probabilities.",
+        r"\frac{\partial L}{\partial z_{ij}} = \frac{\operatorname{softmax}(z)_{ij} - "
+        r"\mathbb{1}[j = t_i]}{N}",
+        lambda logits, target, reduction="mean": F.cross_entropy(
+            logits, target, reduction=reduction
+        ),
+        "cross_entropy(logits, target)",
+    ),
+    OpInfo(
+        "binary_cross_entropy", 2, (_REDUCTION,),
+        "Cross-entropy of probabilities p in (0, 1) against targets t in [0, 1].",
+        r"\frac{\partial L}{\partial p_i} = \frac{p_i - t_i}{p_i\,(1 - p_i)\,n}",
+        lambda p, target, reduction="mean": F.binary_cross_entropy(
+            p, target, reduction=reduction
+        ),
+        "binary_cross_entropy(p, target)",
+    ),
+)
+
+OPS: Mapping[str, OpInfo] = {info.name: info for info in _ENTRIES}
+"""Op name -> OpInfo, in a teaching order (arithmetic, activations, reductions, shapes, losses)."""
+
+OPERATORS: Mapping[tuple[str, int], str] = {
+    (info.symbol, info.arity): info.name for info in _ENTRIES if info.symbol
+}
+"""(operator symbol, operand count) -> op name, e.g. ("-", 1) -> "neg", ("-", 2) -> "sub"."""
+
+
+def get(name: str) -> OpInfo:
+    """The op called ``name``; SpecError listing similar names when there is none."""
+    info = OPS.get(name)
+    if info is None:
+        raise SpecError(f"unknown op `{_short(name)}`; {suggest(name)}")
+    return info
+
+
+def suggest(name) -> str:
+    """A hint for an unknown op name: the closest known names, or where the list is."""
+    close = difflib.get_close_matches(str(name), list(OPS), n=3) if isinstance(name, str) else []
+    if close:
+        return "did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+    return "the ops are: " + ", ".join(OPS)

@@ -1,0 +1,126 @@
+"""Fixtures for the browser tests: a real `streamlit run` server and a real Chromium.
+
+The server is started once per test session on a free port with the interpreter running pytest,
+and stopped at the end. Chromium is Debian's (/usr/bin/chromium) driven by Playwright's sync API.
+In CI (env CI set) a missing browser is a failure, never a skip: these tests must run there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+STARTUP_TIMEOUT_S = 60
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _unavailable(reason: str) -> None:
+    """Fail loudly in CI, skip with the reason elsewhere."""
+    if _in_ci():
+        pytest.fail(f"{reason} (CI is set, so browser tests must run, not skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    """tests/artifacts/ (gitignored): screenshots and the server log land here."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def app_url(artifacts_dir: Path):
+    """Start `streamlit run streamlit_app.py` on a free port; yield its base URL; stop it."""
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    log_path = artifacts_dir / "streamlit-server.log"
+    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    command = [
+        sys.executable, "-m", "streamlit", "run", "streamlit_app.py",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--server.headless", "true",
+        "--server.fileWatcherType", "none",
+    ]
+    with log_path.open("w") as log:
+        server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + STARTUP_TIMEOUT_S
+            while not _healthy(url):
+                if server.poll() is not None:
+                    pytest.fail(f"streamlit exited with code {server.returncode}; see {log_path}")
+                if time.monotonic() > deadline:
+                    pytest.fail(f"streamlit not healthy after {STARTUP_TIMEOUT_S} s; see {log_path}")
+                time.sleep(0.2)
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium under Playwright; skipped outside CI when it is missing."""
+    if not CHROMIUM.exists() and shutil.which("chromium") is None:
+        _unavailable(f"Chromium not found at {CHROMIUM}; install it with `apt-get install chromium`")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("the playwright package is not installed (pip install -r requirements-dev.txt)")
+    executable = str(CHROMIUM) if CHROMIUM.exists() else shutil.which("chromium")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, app_url):
+    """A fresh browser context (its own cookies and Streamlit session) with one tab."""
+    context = browser.new_context(viewport={"width": 1600, "height": 1000}, device_scale_factor=1)
+    context.set_default_timeout(20_000)
+    tab = context.new_page()
+    yield tab
+    context.close()

@@ -1,0 +1,228 @@
+"""DOT, ASCII and SVG drawings of evaluated graphs."""
+
+import re
+import shutil
+
+import numpy as np
+import pytest
+
+from playground.evaluate import NodeResult, Result
+from playground.render import (
+    format_array,
+    format_number,
+    record_escape,
+    to_ascii,
+    to_dot,
+    to_svg,
+)
+
+
+def _node(name, kind, value, grad=None, op=None, operands=(), attrs=None, flag=None):
+    return NodeResult(name=name, kind=kind, op=op, operands=tuple(operands), attrs=attrs or {},
+                      value=np.asarray(value, dtype=float),
+                      grad=None if grad is None else np.asarray(grad, dtype=float), flag=flag)
+
+
+def classic_result(flag=None):
+    """d = a*b + a with a=2, b=3, built by hand so these tests do not need the engine."""
+    nodes = (
+        _node("a", "input", 2.0, 4.0),
+        _node("b", "input", 3.0, 2.0),
+        _node("c", "op", 6.0, 1.0, op="mul", operands=("a", "b")),
+        _node("d", "op", 8.0, 1.0, op="add", operands=("c", "a"), flag=flag),
+    )
+    return Result(spec=None, output="d", seeded_with_ones=False, nodes=nodes,
+                  flags={"d": flag} if flag else {})
+
+
+def _statement(dot, node_id):
+    """The attribute list of one node statement in DOT source."""
+    match = re.search(r'^  "' + re.escape(node_id) + r'" \[(.*)\]$', dot, re.MULTILINE)
+    assert match, f"no statement for {node_id!r} in\n{dot}"
+    return match.group(1)
+
+
+def test_each_tensor_is_a_record_with_name_shape_value_and_grad():
+    dot = to_dot(classic_result())
+    assert 'label="{ a | scalar | value 2.0000 | grad 4.0000 }"' in _statement(dot, "a")
+    assert 'label="{ c | scalar | value 6.0000 | grad 1.0000 }"' in _statement(dot, "c")
+
+
+def test_each_op_is_an_oval_between_its_operands_and_its_result():
+    dot = to_dot(classic_result())
+    assert 'shape=ellipse' in _statement(dot, "c#op")
+    assert 'label="mul"' in _statement(dot, "c#op")
+    assert '"a" -> "c#op"' in dot and '"b" -> "c#op"' in dot and '"c#op" -> "c"' in dot
+    assert '"c" -> "d#op"' in dot and '"a" -> "d#op"' in dot
+
+
+def test_layout_is_left_to_right_by_default_and_top_to_bottom_on_request():
+    assert "rankdir=LR" in to_dot(classic_result())
+    assert "rankdir=TB" in to_dot(classic_result(), rankdir="TB")
+
+
+def test_show_value_or_grad_leaves_out_the_other_number():
+    values_only = _statement(to_dot(classic_result(), show="value"), "a")
+    grads_only = _statement(to_dot(classic_result(), show="grad"), "a")
+    assert "value 2.0000" in values_only and "grad" not in values_only
+    assert "grad 4.0000" in grads_only and "value" not in grads_only
+
+
+def test_bad_show_or_rankdir_is_refused():
+    with pytest.raises(ValueError, match="show"):
+        to_dot(classic_result(), show="everything")
+    with pytest.raises(ValueError, match="rankdir"):
+        to_dot(classic_result(), rankdir="diagonal")
+
+
+def test_inputs_output_and_flagged_nodes_have_distinct_fills():
+    dot = to_dot(classic_result())
+    fills = {name: re.search(r'fillcolor="([^"]+)"', _statement(dot, name)).group(1)
+             for name in ("a", "c", "d")}
+    assert len(set(fills.values())) == 3
+    flagged = to_dot(classic_result(flag="division by zero gives inf"))
+    flagged_fill = re.search(r'fillcolor="([^"]+)"', _statement(flagged, "d")).group(1)
+    assert flagged_fill not in fills.values()
+
+
+def test_every_fill_is_light_and_every_text_dark_for_both_themes():
+    dot = to_dot(classic_result(flag="log of a negative number gives NaN"))
+
+    def luminance(hex_color):
+        r, g, b = (int(hex_color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    fills = re.findall(r'fillcolor="(#[0-9a-f]{6})"', dot)
+    assert fills and min(luminance(c) for c in fills) > 0.8
+    assert luminance(re.search(r'fontcolor="(#[0-9a-f]{6})"', dot).group(1)) < 0.2
+    assert 'bgcolor="transparent"' in dot
+
+
+def test_flagged_node_carries_its_message_in_the_record_and_tooltip():
+    dot = to_dot(classic_result(flag="division by zero gives inf"))
+    statement = _statement(dot, "d")
+    assert 'tooltip="division by zero gives inf"' in statement
+    assert "⚠ division by zero gives inf" in statement
+
+
+def test_highlighted_nodes_and_edges_get_a_thick_amber_outline():
+    dot = to_dot(classic_result(), highlight={"c", ("a", "d")})
+    assert 'color="#d97706"' in _statement(dot, "c")
+    assert "penwidth=4" in _statement(dot, "c")
+    assert 'color="#d97706"' not in _statement(dot, "b")
+    assert '"a" -> "d#op" [color="#d97706", penwidth=3]' in dot
+    assert '"c" -> "d#op"\n' in dot
+
+
+def test_font_size_is_passed_to_graphviz_for_projectors():
+    assert "fontsize=24" in to_dot(classic_result(), font_size=24)
+
+
+def test_compact_mode_drops_op_ovals_and_names_the_op_in_the_record():
+    dot = to_dot(classic_result(), compact=True)
+    assert "ellipse" not in dot
+    assert '"a" -> "c"' in dot
+    assert "c = mul" in _statement(dot, "c")
+
+
+def test_compact_mode_keeps_only_the_shape_of_large_tensors():
+    nodes = (_node("x", "input", np.arange(12.0).reshape(3, 4), np.ones((3, 4))),)
+    result = Result(spec=None, output="x", seeded_with_ones=True, nodes=nodes)
+    statement = _statement(to_dot(result, compact=True), "x")
+    assert "(3, 4)" in statement and "value" not in statement and "grad" not in statement
+
+
+def test_large_tensor_is_summarised_with_min_mean_max_and_first_entries():
+    nodes = (_node("x", "input", np.arange(100.0).reshape(10, 10), np.zeros((10, 10))),)
+    result = Result(spec=None, output="x", seeded_with_ones=True, nodes=nodes)
+    statement = _statement(to_dot(result), "x")
+    assert "(10, 10)" in statement
+    assert "min 0.0000  mean 49.5000  max 99.0000" in statement
+    assert "[0.0000, 1.0000, 2.0000, 3.0000, …]" in statement
+    assert "99.0000," not in statement
+
+
+def test_small_matrix_prints_row_by_row_left_aligned():
+    assert format_array(np.array([[0.5, -1.0], [2.0, 0.1]])) == [
+        "[[0.5000, -1.0000]",
+        " [2.0000, 0.1000]",
+    ]
+    nodes = (_node("w", "input", [[0.5, -1.0], [2.0, 0.1]], [[1.0, 1.0], [1.0, 1.0]]),)
+    result = Result(spec=None, output="w", seeded_with_ones=True, nodes=nodes)
+    assert r"value\l[[0.5000, -1.0000]\l [2.0000, 0.1000]\l" in to_dot(result)
+
+
+def test_summary_counts_entries_that_are_not_finite():
+    lines = format_array(np.array([1.0, np.nan, np.inf, 3.0] * 5))
+    assert lines[0] == "min 1.0000  mean 2.0000  max 3.0000"
+    assert lines[1] == "10 of 20 not finite"
+
+
+def test_numbers_use_four_decimals_or_scientific_notation():
+    assert format_number(0.7071067811865476) == "0.7071"
+    assert format_number(-1.5) == "-1.5000"
+    assert format_number(1e10) == "1e+10"
+    assert format_number(2.5e-7) == "2.5e-07"
+    assert format_number(float("nan")) == "nan"
+    assert format_number(float("-inf")) == "-inf"
+
+
+def test_record_special_characters_are_escaped():
+    assert record_escape('{a|b} <c> "d" \\') == r'\{a\|b\} \<c\> \"d\" \\'
+
+
+def test_escaped_labels_survive_graphviz(tmp_path):
+    flag = 'weird {flag} | with <angles> and "quotes" \\ backslash'
+    dot = to_dot(classic_result(flag=flag))
+    svg = to_svg(dot)
+    if shutil.which("dot") is None:
+        assert svg is None
+        pytest.skip("the dot program is not installed")
+    assert svg is not None and svg.lstrip().startswith(("<?xml", "<svg"))
+    assert "&lt;angles&gt;" in svg
+
+
+def test_svg_contains_every_node_name():
+    if shutil.which("dot") is None:
+        pytest.skip("the dot program is not installed")
+    svg = to_svg(to_dot(classic_result()))
+    for name in ("a", "b", "c", "d"):
+        assert f"<title>{name}</title>" in svg
+
+
+def test_svg_is_none_when_dot_is_missing(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda _: None)
+    assert to_svg("digraph G { a -> b }") is None
+
+
+def test_ascii_tree_shows_every_path_from_output_to_leaves():
+    text = to_ascii(classic_result())
+    assert text.splitlines() == [
+        "d = add(c, a)  scalar  value 8.0000  grad 1.0000  [output]",
+        "├── c = mul(a, b)  scalar  value 6.0000  grad 1.0000",
+        "│   ├── a  scalar  value 2.0000  grad 4.0000  [input]",
+        "│   └── b  scalar  value 3.0000  grad 2.0000  [input]",
+        "└── a  scalar  value 2.0000  grad 4.0000  [input]",
+    ]
+
+
+def test_ascii_tree_does_not_expand_a_shared_subexpression_twice():
+    nodes = (
+        _node("x", "input", 1.0, 2.0),
+        _node("y", "op", 2.0, 2.0, op="exp", operands=("x",)),
+        _node("z", "op", 4.0, 1.0, op="add", operands=("y", "y")),
+        _node("unused", "const", 5.0),
+    )
+    result = Result(spec=None, output="z", seeded_with_ones=False, nodes=nodes)
+    lines = to_ascii(result).splitlines()
+    assert lines[3] == "└── y (see above)"
+    assert lines[-2:] == ["not used by the output:",
+                          "  unused  scalar  value 5.0000  grad none  [const]"]
+
+
+def test_ascii_of_a_long_chain_does_not_recurse():
+    nodes = [_node("n0", "input", 0.0, 1.0)]
+    nodes += [_node(f"n{i}", "op", 0.0, 1.0, op="neg", operands=(f"n{i - 1}",))
+              for i in range(1, 1500)]
+    result = Result(spec=None, output="n1499", seeded_with_ones=False, nodes=tuple(nodes))
+    assert len(to_ascii(result).splitlines()) == 1500

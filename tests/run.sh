@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh machine: a virtual environment, the packages, Chromium, then pytest.
+# Usage: bash tests/run.sh [pytest arguments]   (WITH_TORCH=1 also installs PyTorch's CPU build as an oracle)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -r requirements-dev.txt
+if [ "${WITH_TORCH:-0}" = "1" ]; then .venv/bin/python -m pip install -q -r requirements-oracle.txt; fi
+if ! command -v chromium >/dev/null 2>&1; then
+  sudo_cmd=""; [ "$(id -u)" = "0" ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -q && $sudo_cmd apt-get install -y -q chromium graphviz
+fi
+exec .venv/bin/python -m pytest "$@"
