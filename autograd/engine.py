@@ -279,9 +279,10 @@ def _own(g, tensor):
     else we hand out (MyGrad's copy-on-write rule), so changing one ``.grad`` never changes another."""
     if isinstance(g, Tensor):
         return g
-    if type(g) is not np.ndarray or g.dtype != tensor.dtype or g.base is not None \
+    dtype = tensor.data.dtype
+    if type(g) is not np.ndarray or g.dtype != dtype or g.base is not None \
             or not g.flags.writeable:
-        return np.array(g, dtype=tensor.dtype)
+        return np.array(g, dtype=dtype)
     return g
 
 

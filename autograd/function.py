@@ -42,13 +42,6 @@ class Function:
     def __call__(self, *inputs, **attrs):
         return _record(self, inputs, attrs)
 
-    def _adopt_output(self, raw):
-        """Turn a NumPy scalar result into a 0-d array, keeping it recognisable among saved values."""
-        out = np.asarray(raw)
-        if any(saved is raw for saved in self._saved):
-            self._saved = tuple(out if saved is raw else saved for saved in self._saved)
-        return out
-
     def forward(self, *arrays, **attrs):
         raise NotImplementedError(f"{self.name} must define forward(self, *arrays)")
 
@@ -107,8 +100,10 @@ def _record(fn, inputs, attrs):
     else:
         out = fn.forward(*[t.data for t in inputs], **attrs)
         requires_grad = any(t.requires_grad for t in inputs)
-    if type(out) is not np.ndarray:
-        out = fn._adopt_output(out)
+    if type(out) is not np.ndarray:  # NumPy returns scalars for 0-d results: keep arrays
+        raw, out = out, np.asarray(out)
+        if fn._saved:
+            fn._saved = tuple(out if saved is raw else saved for saved in fn._saved)
     if requires_grad and _grad_enabled.get():
         fn.inputs = inputs
         fn.needs_input_grad = tuple([t.requires_grad for t in inputs])
