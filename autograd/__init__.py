@@ -8,22 +8,58 @@
     a.grad, b.grad        # Tensor([4.]), Tensor([2.])
 """
 
+from . import nn, optim, viz  # noqa: E402, I001 - submodules built on the names above
 from .creation import (
-    arange, eye, full, manual_seed, ones, ones_like, rand, randn, tensor, zeros, zeros_like,
+    arange,
+    eye,
+    full,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randn,
+    tensor,
+    zeros,
+    zeros_like,
 )
 from .engine import grad
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad
+from .gradcheck import GradcheckError, gradcheck, numerical_grad
+from .graph import trace
 from .ops import (
-    abs, broadcast_to, clip, concatenate, cos, exp, expand_dims, flatten, leaky_relu, log,
-    log_softmax, logsumexp, matmul, max, maximum, mean, min, minimum, permute, relu, reshape,
-    sigmoid, sin, softmax, sqrt, squeeze, stack, sum, swapaxes, tanh, transpose, unsqueeze, where,
+    abs,
+    broadcast_to,
+    clip,
+    concatenate,
+    cos,
+    exp,
+    expand_dims,
+    flatten,
+    leaky_relu,
+    log,
+    log_softmax,
+    logsumexp,
+    matmul,
+    max,
+    maximum,
+    mean,
+    min,
+    minimum,
+    permute,
+    relu,
+    reshape,
+    sigmoid,
+    sin,
+    softmax,
+    sqrt,
+    squeeze,
+    stack,
+    sum,
+    swapaxes,
+    tanh,
+    transpose,
+    unsqueeze,
+    where,
 )
 from .tensor import Tensor
-
-try:  # modules written alongside the core; absent while they are being built
-    from . import nn, optim, viz
-    from .gradcheck import GradcheckError, gradcheck, numerical_grad
-    from .graph import trace
-except ImportError:  # pragma: no cover
-    pass

@@ -38,9 +38,8 @@ def _shape(shape):
     return tuple(shape)
 
 
-def _new(array, requires_grad, name=None):
+def _new(array, requires_grad):
     t = Tensor._make(array, False, None)
-    t.name = name
     return t.requires_grad_() if requires_grad else t
 
 

@@ -29,6 +29,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     attributes are left untouched."""
     outputs = _as_sequence(outputs)
     inputs = _as_sequence(inputs)
+    for t in inputs:
+        if t.grad_fn is not None:
+            t._link_to_function()
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     grad_outputs = _as_sequence(grad_outputs)
@@ -73,6 +76,8 @@ def _seed(tensor, gradient, create_graph):
     else:
         given = gradient.data if isinstance(gradient, Tensor) else gradient
         seed = np.array(given, dtype=tensor.dtype)
+        if seed.ndim == 0:  # a plain number stands for that value everywhere
+            seed = np.full(tensor.shape, seed, dtype=tensor.dtype)
         if seed.shape != tensor.shape:
             raise RuntimeError(
                 f"the gradient passed to backward() has shape {seed.shape} but the tensor has "
@@ -112,7 +117,6 @@ def _run(roots, seeds, retain_graph, create_graph, capture=None):
                 if on_arrays and fn.array_backward:
                     if fn._saved is None:
                         raise _freed_error(fn)
-                    fn._tensor_mode = False
                     input_grads = fn.backward(grad)
                     if type(input_grads) is not tuple:
                         input_grads = (input_grads,)
@@ -222,8 +226,11 @@ def _call_backward(fn, grad, create_graph):
     gradient (or None) per input. Built-in ops without create_graph take the array path in _run."""
     if fn._saved is None:
         raise _freed_error(fn)
-    fn._tensor_mode = True
-    result = fn.backward(grad if create_graph else Tensor._make(grad, False, None))
+    arrays, fn._saved = fn._saved, fn._graph_tensors()
+    try:
+        result = fn.backward(grad if create_graph else Tensor._make(grad, False, None))
+    finally:
+        fn._saved = arrays
     if not isinstance(result, tuple):
         result = (result,)
     if len(result) != len(fn.inputs):
@@ -254,9 +261,8 @@ def _reduce_to(g, shape, fn):
             f"{fn.name}.backward returned a gradient of shape {g.shape} for an input of shape "
             f"{shape}, and it does not broadcast to it: the gradient must have the input's shape"
         )
-    axes = tuple(range(lead)) + tuple(
-        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
-    )
+    axes = tuple([*range(lead), *[lead + i for i, n in enumerate(shape)
+                                   if n == 1 and g.shape[lead + i] != 1]])
     return g.sum(axis=axes, keepdims=True).reshape(shape)
 
 

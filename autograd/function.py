@@ -1,12 +1,12 @@
 """Function: one differentiable operation, with its forward and its local derivative side by side.
 
-``forward`` takes NumPy arrays and returns one; ``backward`` takes the gradient of the output and
-returns one gradient per input (None where there is none). Call ``Op()(x, y)`` or ``Op.apply(x, y)``;
-keyword arguments are non-differentiable attributes passed to ``forward``.
+``forward`` takes NumPy arrays and returns one; ``backward`` takes the gradient of the output
+and returns one gradient per input (None where there is none). Call ``Op()(x, y)`` or
+``Op.apply(x, y)``; keyword arguments are non-differentiable attributes passed to ``forward``.
 
-The engine reduces any gradient that has a broadcast shape back to its input's shape, so op authors
-never unbroadcast by hand. The output is held weakly, so a graph has no reference cycles and is freed
-as soon as its root is dropped.
+The engine reduces any gradient that has a broadcast shape back to its input's shape, so op
+authors never unbroadcast by hand. The output is held weakly, so a graph has no reference cycles
+and is freed as soon as its root is dropped.
 """
 
 import weakref
@@ -20,7 +20,7 @@ from .tensor import Tensor, as_tensor
 class Function:
     """Base class of every operation; subclass it and define ``forward`` and ``backward``."""
 
-    __slots__ = ("inputs", "needs_input_grad", "_saved", "_output", "_tensor_mode", "__weakref__")
+    __slots__ = ("inputs", "needs_input_grad", "_saved", "_output", "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.dual`` functions only, so
     #: the engine may run it directly on NumPy arrays when no graph of the backward is needed.
@@ -54,23 +54,31 @@ class Function:
 
     @property
     def saved_tensors(self):
-        """The saved values: Tensors (inputs and output keep their place in the graph, so a
-        backward written with tensor ops is itself differentiable), or raw arrays when the engine
-        runs a built-in op's backward on arrays."""
+        """The values ``forward`` saved. A custom op's backward (and every op's, under
+        create_graph) sees them as Tensors, inputs and output keeping their place in the graph so
+        the backward is itself differentiable; a built-in op's fast backward sees raw arrays."""
         if self._saved is None:
             raise RuntimeError(
                 f"{self.name}'s saved values were freed by an earlier backward. Trying to backward "
                 "through the graph a second time: pass retain_graph=True to the first backward() "
                 "if you need to call it twice."
             )
-        if not self._tensor_mode:
-            return self._saved
-        return tuple(self._as_graph_tensor(value) for value in self._saved)
+        return self._saved if self.array_backward else self._graph_tensors()
+
+    def _graph_tensors(self):
+        """The saved values as Tensors of this graph. They are kept, so the same objects come back
+        each time, except the output, which stays weakly held (no reference cycle)."""
+        if self._saved is None:
+            return self.saved_tensors
+        tensors = tuple(self._as_graph_tensor(value) for value in self._saved)
+        out = self._output() if self._output is not None else None
+        self._saved = tuple(t.data if t is out else t for t in tensors)
+        return tensors
 
     def _as_graph_tensor(self, value):
         if isinstance(value, Tensor):
             return value
-        for tensor in getattr(self, "inputs", ()):
+        for tensor in self.inputs:
             if tensor.data is value:
                 return tensor
         if self._output is not None:
@@ -88,26 +96,29 @@ def _record(fn, inputs, attrs):
                            for x in inputs)
             break
     fn._saved = ()
-    fn._output = None
-    if len(inputs) == 1:
-        a = inputs[0]
-        out = fn.forward(a.data, **attrs)
-        requires_grad = a.requires_grad
-    elif len(inputs) == 2:
+    if len(inputs) == 2:
         a, b = inputs
         out = fn.forward(a.data, b.data, **attrs)
-        requires_grad = a.requires_grad or b.requires_grad
+        needs = (a.requires_grad, b.requires_grad)
+        requires_grad = needs[0] or needs[1]
+    elif len(inputs) == 1:
+        a = inputs[0]
+        out = fn.forward(a.data, **attrs)
+        needs = (a.requires_grad,)
+        requires_grad = needs[0]
     else:
         out = fn.forward(*[t.data for t in inputs], **attrs)
-        requires_grad = any(t.requires_grad for t in inputs)
+        needs = tuple([t.requires_grad for t in inputs])
+        requires_grad = any(needs)
     if type(out) is not np.ndarray:  # NumPy returns scalars for 0-d results: keep arrays
         raw, out = out, np.asarray(out)
         if fn._saved:
             fn._saved = tuple(out if saved is raw else saved for saved in fn._saved)
     if requires_grad and _grad_enabled.get():
         fn.inputs = inputs
-        fn.needs_input_grad = tuple([t.requires_grad for t in inputs])
+        fn.needs_input_grad = needs
         result = Tensor._make(out, True, fn)
+        fn._output = None
         for saved in fn._saved:
             if saved is out:
                 fn._output = weakref.ref(result)

@@ -92,9 +92,12 @@ def _projection(shape):
     return np.random.default_rng(0).standard_normal(shape)
 
 
+def _array(output):
+    return output.data if isinstance(output, Tensor) else np.asarray(output)
+
+
 def _projected(output, weights):
-    data = output.data if isinstance(output, Tensor) else np.asarray(output)
-    return float(np.sum(weights * data.astype(np.float64)))
+    return float(np.sum(weights * _array(output).astype(np.float64)))
 
 
 def _analytic(fn, inputs, checked):
@@ -121,7 +124,7 @@ def _analytic(fn, inputs, checked):
 def _numerical(fn, inputs, eps, wanted):
     copies = [Tensor(t.data.astype(np.float64), name=t.name) if _is_float(t) else t for t in inputs]
     with no_grad():
-        weights = _projection(fn(*copies).shape)
+        weights = _projection(_array(fn(*copies)).shape)
         result = []
         for copy, want in zip(copies, wanted, strict=True):
             if not want:

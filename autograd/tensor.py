@@ -11,8 +11,12 @@ from .grad_mode import _grad_enabled
 class Tensor:
     """A NumPy array that remembers how it was computed, so gradients can flow back through it."""
 
-    __slots__ = ("data", "grad", "requires_grad", "grad_fn", "name", "_hooks", "_retains_grad",
-                 "__weakref__")
+    # Rarely set attributes live in __dict__ with class defaults, so making a tensor is cheap.
+    __slots__ = ("data", "requires_grad", "grad_fn", "__dict__", "__weakref__")
+    grad = None
+    name = None
+    _hooks = None
+    _retains_grad = False
     # NumPy defers to our reflected operators (ndarray * Tensor -> Tensor.__rmul__).
     __array_ufunc__ = None
 
@@ -26,12 +30,10 @@ class Tensor:
             raise TypeError(f"cannot make a tensor from {type(data).__name__}: use numbers, "
                             "nested lists of numbers or NumPy arrays")
         self.data = array
-        self.grad = None
         self.requires_grad = False
         self.grad_fn = None
-        self.name = name
-        self._hooks = None
-        self._retains_grad = False
+        if name is not None:
+            self.name = name
         if requires_grad:
             self.requires_grad_()
 
@@ -40,12 +42,8 @@ class Tensor:
         """Wrap an op's result without copying or checking (the hot path)."""
         t = object.__new__(Tensor)
         t.data = data
-        t.grad = None
         t.requires_grad = requires_grad
         t.grad_fn = grad_fn
-        t.name = None
-        t._hooks = None
-        t._retains_grad = False
         return t
 
     # --- introspection -------------------------------------------------------------------------

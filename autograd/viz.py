@@ -60,7 +60,7 @@ def to_dot(root, show_grad=True, rankdir="LR"):
             fillcolor="#dbeafe" if shaded else "white",
         )
         if t.grad_fn is not None:
-            dot.node(node_id + "_op", label=_escape(t.grad_fn.name), shape="oval")
+            dot.node(node_id + "_op", label=t.grad_fn.name, shape="oval")
             dot.edge(node_id + "_op", node_id)
     for source, target in edges:
         dot.edge(ids[id(source)], ids[id(target)] + "_op")

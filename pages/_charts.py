@@ -42,7 +42,7 @@ def heatmap(array: np.ndarray, title: str, scheme: str) -> alt.Chart:
 
 
 def epsilon_sweep(sweep: pd.DataFrame, chosen_eps: float) -> alt.LayerChart:
-    """Worst error against epsilon on log-log axes: truncation error on the right, round-off left."""
+    """Worst error against epsilon, log-log: truncation error on the right, round-off left."""
     long = sweep.melt(
         id_vars="eps", value_vars=["max_abs_error", "max_rel_error"],
         var_name="error", value_name="size",
@@ -52,12 +52,14 @@ def epsilon_sweep(sweep: pd.DataFrame, chosen_eps: float) -> alt.LayerChart:
     )
     long = long[long["size"] > 0]  # an exact zero has no place on a log axis
     lines = alt.Chart(long).mark_line(point=True, strokeWidth=3).encode(
-        x=alt.X("eps:Q", scale=alt.Scale(type="log"), title="epsilon (step of the central difference)",
-                axis=alt.Axis(format="~e")),
-        y=alt.Y("size:Q", scale=alt.Scale(type="log"), title="error against the analytic gradient",
-                axis=alt.Axis(format="~e")),
+        x=alt.X("eps:Q", scale=alt.Scale(type="log"), axis=alt.Axis(format="~e"),
+                title="epsilon (step of the central difference)"),
+        y=alt.Y("size:Q", scale=alt.Scale(type="log"), axis=alt.Axis(format="~e"),
+                title="error against the analytic gradient"),
         color=alt.Color("error:N", title=None, legend=alt.Legend(orient="bottom")),
-        tooltip=[alt.Tooltip("eps:Q", format=".0e"), "error:N", alt.Tooltip("size:Q", format=".3e")],
+        tooltip=[
+            alt.Tooltip("eps:Q", format=".0e"), "error:N", alt.Tooltip("size:Q", format=".3e")
+        ],
     )
     rule = alt.Chart(pd.DataFrame({"eps": [chosen_eps]})).mark_rule(
         strokeDash=[6, 4], strokeWidth=2, color="#d97706"

@@ -46,8 +46,7 @@ def _graph_controls() -> None:
         preset = presets.get(matching)
         st.caption(f"**{preset.title}.** {preset.explanation}")
 
-    result = _cache.evaluate(state.spec_json())
-    st.session_state[OUTPUT_KEY] = result.output
+    st.session_state[OUTPUT_KEY] = state.spec().effective_output
     st.selectbox(
         "Output (differentiated)",
         state.spec().names,
@@ -55,6 +54,7 @@ def _graph_controls() -> None:
         help="Backward starts here: every gradient is d(output)/d(node).",
         on_change=_choose_output,
     )
+    state.show_error("output")
 
     undo_col, redo_col = st.columns(2)
     undo_col.button(

@@ -184,7 +184,7 @@ def share_query() -> dict[str, str]:
 
 
 def apply_edit(form: str, make: Callable[[GraphSpec], GraphSpec]) -> bool:
-    """Push `make(spec)` if it evaluates; otherwise keep the graph and remember the error for `form`."""
+    """Push `make(spec)` if it evaluates; else keep the graph and remember the error for `form`."""
     try:
         candidate = make(spec())
         _cache.evaluate(candidate.to_json())
@@ -216,7 +216,7 @@ def clear_error(form: str) -> None:
 
 
 def notice(level: str, message: str) -> None:
-    """Queue a message ("error", "warning", "info", "success") for the top of the next page drawn."""
+    """Queue a message ("error", "warning", "info", "success") for the top of the next page."""
     st.session_state[NOTICES].append((level, message))
 
 

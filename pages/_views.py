@@ -8,6 +8,7 @@ from pages import _cache
 from pages import _state as state
 from playground import SpecError
 from playground.evaluate import Result
+from playground.render import format_array
 
 LARGE_GRAPH = 60  # nodes above which the full drawing gets crowded
 
@@ -41,3 +42,17 @@ def error_snippet(err: SpecError, text: str) -> None:
         line = lines[err.line - 1]
         caret = " " * max((err.col or 1) - 1, 0) + "^"
         st.code(f"{err.line:>3} | {line}\n    | {caret}", language=None)
+
+
+def value_text(result: Result, name: str) -> str:
+    """A node's value on one line, formatted as in the drawing."""
+    return " ".join(line.strip() for line in format_array(result.value(name)))
+
+
+def require_nodes() -> None:
+    """Stop the page with a pointer to the Build page when the graph is empty."""
+    if not len(state.spec()):
+        st.info("The graph is empty: build one on the Build page or load a preset from the "
+                "sidebar.", icon=":material/info:")
+        st.page_link("pages/build.py", label="Go to Build", icon=":material/construction:")
+        st.stop()

@@ -7,6 +7,8 @@ the playground expects. Checking them is the playground's job: `Node(...)` raise
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 from playground import SpecError, limits
@@ -62,8 +64,8 @@ def value_widgets(prefix: str) -> None:
             st.number_input("Fill value", value=0.5, format="%g", key=f"{prefix}_fill")
 
 
-def read_value(prefix: str, parse_list) -> object:
-    """The value the widgets under `prefix` describe (`parse_list` reads the typed list)."""
+def read_value(prefix: str) -> object:
+    """The value the widgets under `prefix` describe; `Node` checks it."""
     mode = st.session_state.get(f"{prefix}_mode") or "number"
     if mode == "number":
         return float(st.session_state[f"{prefix}_number"])
@@ -71,13 +73,26 @@ def read_value(prefix: str, parse_list) -> object:
         text = (st.session_state.get(f"{prefix}_list") or "").strip()
         if not text:
             raise SpecError("type a list of numbers such as [[1, 2], [3, 4]]")
-        return parse_list(text)
+        return _list_literal(text)
     fn = st.session_state[f"{prefix}_fn"]
     value: dict = {"fn": fn, "shape": list(_read_ints(f"{prefix}_shape"))}
     if "seed" in GENERATORS[fn]:
         value["seed"] = int(st.session_state[f"{prefix}_seed"])
     if "value" in GENERATORS[fn]:
         value["value"] = float(st.session_state[f"{prefix}_fill"])
+    return value
+
+
+def _list_literal(text: str) -> list:
+    """A typed nested list of numbers, read as JSON data (never as code)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, list):
+        raise SpecError(
+            f"`{text:.40}` is not a list of numbers; write one such as [[1, 2], [3, 4]]"
+        )
     return value
 
 

@@ -20,6 +20,7 @@ def _row_colours(row) -> list[str]:
     return [PASS_FILL if row["passed"] else FAIL_FILL] * len(row)
 
 
+_views.require_nodes()
 spec_json = state.spec_json()
 result = _cache.evaluate(spec_json)
 st.session_state.setdefault(EPS, 1e-6)

@@ -1,4 +1,4 @@
-"""Gradients page: every node's numbers in one sortable table, local derivatives, one node in detail."""
+"""Gradients page: every node's numbers in a sortable table, local derivatives, a node in detail."""
 
 import streamlit as st
 
@@ -10,6 +10,7 @@ DETAIL = "pg_detail_node"
 DETAIL_WIDGET = "w_detail_node"
 TABLE_WIDGET = "w_node_table"
 
+_views.require_nodes()
 spec_json = state.spec_json()
 spec = state.spec()
 result = _cache.evaluate(spec_json)

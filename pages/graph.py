@@ -5,6 +5,7 @@ import streamlit as st
 from pages import _cache, _views
 from pages import _state as state
 
+_views.require_nodes()
 spec_json = state.spec_json()
 opts = state.options()
 result = _cache.evaluate(spec_json)

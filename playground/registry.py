@@ -16,6 +16,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
 import autograd as ag
 from autograd.nn import functional as F
 
@@ -25,7 +27,8 @@ from .errors import SpecError
 
 @dataclass(frozen=True)
 class Attr:
-    """One attribute of an op: ``type`` is a key of ``ATTR_TYPES``; ``choices`` bounds a "choice"."""
+    """One attribute of an op; ``type`` is a key of ``ATTR_TYPES``; non-empty ``choices`` list
+    the only values allowed."""
 
     name: str
     type: str
@@ -149,10 +152,6 @@ def _bool(value) -> bool:
     return value
 
 
-def _choice(value):
-    return value  # checked against Attr.choices by canonical_attrs
-
-
 ATTR_TYPES: Mapping[str, Callable] = {
     "dim": _dim,
     "axis": _axis,
@@ -162,7 +161,6 @@ ATTR_TYPES: Mapping[str, Callable] = {
     "float": _float,
     "optional_float": _optional_float,
     "bool": _bool,
-    "choice": _choice,
 }
 """Attribute type name -> function returning the canonical value or raising ValueError."""
 
@@ -180,7 +178,7 @@ def canonical_attrs(info: OpInfo, attrs: Mapping) -> dict:
         if attr is None:
             known = ", ".join(a.name for a in info.attrs) or "none"
             raise SpecError(
-                f"{info.name} has no attribute `{_short(key)}` (its attributes: {known}); "
+                f"{info.name} has no attribute `{str(key)[:40]}` (its attributes: {known}); "
                 f"for example {info.example}"
             )
         try:
@@ -215,7 +213,6 @@ def _short(value, limit: int = 40) -> str:
 _AXIS = Attr("axis", "axis", None)
 _KEEPDIMS = Attr("keepdims", "bool", False)
 _LAST = Attr("axis", "dim", -1)
-_REDUCTION = Attr("reduction", "choice", "mean", choices=("mean", "sum"))
 
 
 def _binary(name, symbol, description, derivative, apply):
@@ -231,6 +228,16 @@ def _reduction(name, description, derivative, apply):
     return OpInfo(
         name, 1, (_AXIS, _KEEPDIMS), description, derivative, apply, f"{name}(x, axis=0)"
     )
+
+
+def _class_indices(target) -> np.ndarray:
+    """A graph's float target, such as [0.0, 2.0], as the integer class indices F expects."""
+    labels = np.asarray(target.data, dtype=np.float64)
+    if not np.array_equal(labels, np.round(labels)):
+        raise ValueError(
+            "cross_entropy: the target must hold whole-number class indices such as [0, 2, 1]"
+        )
+    return labels.astype(np.int64)
 
 
 def _stack(*xs, axis=0):
@@ -315,9 +322,10 @@ _ENTRIES = (
         lambda x, axis=-1: ag.log_softmax(x, axis=axis), "log_softmax(x, axis=-1)",
     ),
     OpInfo(
-        "logsumexp", 1, (_LAST,), "log(sum(exp(x))) along an axis, computed stably.",
+        "logsumexp", 1, (_LAST, _KEEPDIMS), "log(sum(exp(x))) along an axis, computed stably.",
         r"\frac{\partial y}{\partial x_i} = \operatorname{softmax}(x)_i",
-        lambda x, axis=-1: ag.logsumexp(x, axis=axis), "logsumexp(x, axis=-1)",
+        lambda x, axis=-1, keepdims=False: ag.logsumexp(x, axis=axis, keepdims=keepdims),
+        "logsumexp(x, axis=-1)",
     ),
     _reduction(
         "sum", "Sum of the elements, over all axes or the given ones.",
@@ -343,7 +351,7 @@ _ENTRIES = (
         "reshape", 1, (Attr("shape", "shape", None, required=True),),
         "The same elements in a new shape; -1 stands for 'the rest'.",
         r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
-        lambda x, shape: ag.reshape(x, shape), "reshape(x, shape=(2, 3))",
+        lambda x, shape: ag.reshape(x, *shape), "reshape(x, shape=(2, 3))",
     ),
     OpInfo(
         "transpose", 1, (Attr("axes", "axes", None),),
@@ -411,29 +419,23 @@ _ENTRIES = (
         "clip(x, min=0.0, max=1.0)",
     ),
     OpInfo(
-        "mse_loss", 2, (_REDUCTION,), "Mean (or sum) of squared differences (pred - target)^2.",
+        "mse_loss", 2, (), "Mean of squared differences (pred - target)^2.",
         r"\frac{\partial L}{\partial p_i} = \frac{2\,(p_i - t_i)}{n}",
-        lambda pred, target, reduction="mean": F.mse_loss(pred, target, reduction=reduction),
-        "mse_loss(pred, target)",
+        F.mse_loss, "mse_loss(pred, target)",
     ),
     OpInfo(
-        "cross_entropy", 2, (_REDUCTION,),
-        "Softmax cross-entropy of logits (N, C) against class indices (N,) or probabilities.",
+        "cross_entropy", 2, (),
+        "Mean softmax cross-entropy of logits (N, C) against class indices (N,) such as [0, 2].",
         r"\frac{\partial L}{\partial z_{ij}} = \frac{\operatorname{softmax}(z)_{ij} - "
         r"\mathbb{1}[j = t_i]}{N}",
-        lambda logits, target, reduction="mean": F.cross_entropy(
-            logits, target, reduction=reduction
-        ),
+        lambda logits, target: F.cross_entropy(logits, _class_indices(target)),
         "cross_entropy(logits, target)",
     ),
     OpInfo(
-        "binary_cross_entropy", 2, (_REDUCTION,),
-        "Cross-entropy of probabilities p in (0, 1) against targets t in [0, 1].",
+        "binary_cross_entropy", 2, (),
+        "Mean cross-entropy of probabilities p in [0, 1] against targets t in [0, 1].",
         r"\frac{\partial L}{\partial p_i} = \frac{p_i - t_i}{p_i\,(1 - p_i)\,n}",
-        lambda p, target, reduction="mean": F.binary_cross_entropy(
-            p, target, reduction=reduction
-        ),
-        "binary_cross_entropy(p, target)",
+        F.binary_cross_entropy, "binary_cross_entropy(p, target)",
     ),
 )
 
@@ -450,7 +452,7 @@ def get(name: str) -> OpInfo:
     """The op called ``name``; SpecError listing similar names when there is none."""
     info = OPS.get(name)
     if info is None:
-        raise SpecError(f"unknown op `{_short(name)}`; {suggest(name)}")
+        raise SpecError(f"unknown op `{str(name)[:40]}`; {suggest(name)}")
     return info
 
 

@@ -348,7 +348,9 @@ class Node:
         out["op"] = self.op
         out["operands"] = list(self.operands)
         if self.attrs:
-            out["attrs"] = {k: list(v) if isinstance(v, tuple) else v for k, v in self.attrs.items()}
+            out["attrs"] = {
+                k: list(v) if isinstance(v, tuple) else v for k, v in self.attrs.items()
+            }
         return out
 
     @classmethod

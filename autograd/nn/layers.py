@@ -84,7 +84,8 @@ class Sequential(Module):
         return len(self._modules)
 
     def __getitem__(self, position):
-        return list(self._modules.values())[position]
+        picked = list(self._modules.values())[position]
+        return Sequential(*picked) if isinstance(position, slice) else picked
 
     def __iter__(self):
         return iter(self._modules.values())

@@ -277,4 +277,5 @@ def minimum(a, b):
 
 def where(condition, x, y):
     """x where condition is true, else y (all three broadcast together)."""
-    return Where.apply(x, y, condition=np.asarray(getattr(condition, "data", condition), dtype=bool))
+    condition = np.asarray(getattr(condition, "data", condition), dtype=bool)
+    return Where.apply(x, y, condition=condition)

@@ -21,7 +21,7 @@ def _axes(axis, ndim):
 
 def _kept_shape(shape, axes):
     """The shape of the reduction with keepdims=True."""
-    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return tuple([1 if i in axes else n for i, n in enumerate(shape)])
 
 
 class _Reduction(Function):

@@ -51,6 +51,12 @@ def test_numerical_grad_of_a_tensor_output_uses_the_documented_random_projection
     np.testing.assert_allclose(grad, projection((4,)) * 2 * x.data, rtol=1e-7, atol=1e-8)
 
 
+def test_numerical_grad_accepts_a_function_that_returns_an_ndarray():
+    x = random((3,))
+    (grad,) = ag.numerical_grad(lambda t: np.sin(t.data), [x])
+    np.testing.assert_allclose(grad, projection((3,)) * np.cos(x.data), rtol=1e-7, atol=1e-9)
+
+
 def test_numerical_grad_returns_one_float64_array_per_input():
     x = random((2,), seed=1)
     y = random((3, 2), seed=2)

@@ -184,6 +184,7 @@ def test_sequential_runs_modules_in_order_and_names_them_by_position():
     expected = hidden @ model[2].weight.data.T + model[2].bias.data
     np.testing.assert_allclose(model(x).data, expected, rtol=1e-12)
     assert len(model) == 3 and isinstance(list(model)[1], nn.ReLU)
+    assert isinstance(model[:2], nn.Sequential) and model[:2][0] is model[0]
     assert [n for n, _ in model.named_parameters()] == ["0.weight", "0.bias", "2.weight", "2.bias"]
 
 
@@ -202,7 +203,8 @@ def test_mlp_alternates_linear_and_activation_without_one_after_the_last_layer()
 
 def test_mlp_takes_the_activation_by_name():
     assert type(nn.MLP([2, 3, 1], activation="relu")[1]) is nn.ReLU
-    with pytest.raises(ValueError, match=r"unknown activation 'gelu'.*\['relu', 'sigmoid', 'tanh'\]"):
+    choices = r"unknown activation 'gelu'.*\['relu', 'sigmoid', 'tanh'\]"
+    with pytest.raises(ValueError, match=choices):
         nn.MLP([2, 3, 1], activation="gelu")
 
 

@@ -115,7 +115,8 @@ def test_optimizer_errors_say_what_to_pass():
 
 X = np.random.default_rng(1).standard_normal((8, 3))
 Y = np.random.default_rng(2).standard_normal((8, 1))
-INIT = [np.random.default_rng(3 + i).standard_normal(s) for i, s in enumerate([(4, 3), (4,), (1, 4)])]
+SHAPES = [(4, 3), (4,), (1, 4)]
+INIT = [np.random.default_rng(3 + i).standard_normal(s) for i, s in enumerate(SHAPES)]
 
 
 def loss_of(w1, b1, w2, x, y, tanh):

@@ -88,7 +88,7 @@ def app_url(artifacts_dir: Path):
                 if server.poll() is not None:
                     pytest.fail(f"streamlit exited with code {server.returncode}; see {log_path}")
                 if time.monotonic() > deadline:
-                    pytest.fail(f"streamlit not healthy after {STARTUP_TIMEOUT_S} s; see {log_path}")
+                    pytest.fail(f"streamlit unhealthy after {STARTUP_TIMEOUT_S} s; see {log_path}")
                 time.sleep(0.2)
             yield url
         finally:
@@ -104,11 +104,11 @@ def app_url(artifacts_dir: Path):
 def browser():
     """Debian's Chromium under Playwright; skipped outside CI when it is missing."""
     if not CHROMIUM.exists() and shutil.which("chromium") is None:
-        _unavailable(f"Chromium not found at {CHROMIUM}; install it with `apt-get install chromium`")
+        _unavailable(f"Chromium not found at {CHROMIUM}; install it: `apt-get install chromium`")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("the playwright package is not installed (pip install -r requirements-dev.txt)")
+        _unavailable("the playwright package is missing (pip install -r requirements-dev.txt)")
     executable = str(CHROMIUM) if CHROMIUM.exists() else shutil.which("chromium")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)

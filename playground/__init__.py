@@ -1,0 +1,11 @@
+"""The playground's model: graph specs, the expression language, evaluation, drawings, checks.
+
+Importable without Streamlit; the pages only call it. Every error caused by what a person typed,
+pasted or clicked is a SpecError (a ValueError) that names the line or node and the problem.
+"""
+
+from .errors import SpecError
+from .expr import parse
+from .spec import GraphSpec, Node
+
+__all__ = ["GraphSpec", "Node", "SpecError", "parse"]

@@ -1,0 +1,99 @@
+"""The Graph, Gradients and Gradient check pages in AppTest, on the default graph and the presets."""
+
+import shutil
+
+import pytest
+from app_helpers import PAGES, dot_of, new_app, open_page, run, spec_of
+
+from playground import presets
+
+PRESET_KEYS = [p.key for p in presets.PRESETS]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_draws_the_default_graph_without_errors(page):
+    at = run(new_app(page=page))
+    assert spec_of(at) == presets.get(presets.DEFAULT_KEY).spec
+    assert not at.error
+    assert at.title[0].value in ("Build", "Graph", "Gradients", "Gradient check")
+
+
+def test_graph_page_draws_values_and_gradients_and_highlights_the_output(app):
+    open_page(app, "pages/graph.py")
+    dot = dot_of(app)
+    assert "value 8.0000" in dot and "grad 1.0000" in dot  # the output d
+    assert '"d" [shape=record' in dot and "#dcfce7" in dot  # the output's fill
+    assert "grad 4.0000" in dot
+
+
+def test_graph_page_offers_every_download():
+    at = run(new_app(page="pages/graph.py"))
+    labels = {b.label: b for b in at.get("download_button")}
+    assert set(labels) == {"DOT", "SVG", "JSON", "Expression", "PyTorch"}
+    assert labels["SVG"].proto.disabled == (shutil.which("dot") is None)
+    assert all(b.proto.url for b in labels.values() if not b.proto.disabled)
+
+
+@pytest.mark.parametrize(("show", "present", "absent"), [
+    ("value", "value 2.0000", "grad 4.0000"),
+    ("grad", "grad 4.0000", "value 2.0000"),
+])
+def test_display_option_picks_the_numbers_on_each_node(app, show, present, absent):
+    open_page(app, "pages/graph.py")
+    app.segmented_control(key="w_show").set_value(show)
+    run(app)
+    assert present in dot_of(app)
+    assert absent not in dot_of(app)
+
+
+def test_layout_and_font_size_reach_the_drawing(app):
+    open_page(app, "pages/graph.py")
+    app.segmented_control(key="w_rankdir").set_value("TB")
+    app.slider(key="w_font").set_value(24)
+    run(app)
+    assert "rankdir=TB" in dot_of(app)
+    assert "fontsize=24" in dot_of(app)
+
+
+def test_gradients_page_tables_every_node_with_its_gradient(app):
+    open_page(app, "pages/gradients.py")
+    table = app.dataframe[0].value
+    assert list(table["name"]) == ["a", "b", "c", "d"]
+    assert table.set_index("name").loc["a", "gradient"] == "4.0000"
+    assert len(app.latex) >= 2  # the chosen node's derivative and one per op kind
+
+
+def test_gradients_page_shows_heatmaps_for_a_matrix_node():
+    matrix_preset = next(
+        p for p in presets.PRESETS if any(len(n.shape or ()) == 2 for n in p.spec.nodes)
+    )
+    at = run(new_app(query={"graph": _link(matrix_preset)}, page="pages/gradients.py"))
+    name = next(n.name for n in matrix_preset.spec.nodes if len(n.shape or ()) == 2)
+    at.selectbox(key="w_detail_node").set_value(name)
+    run(at)
+    charts = [e for e in at.main if getattr(e, "type", "") == "arrow_vega_lite_chart"]
+    assert len(charts) == 2
+
+
+@pytest.mark.parametrize("key", PRESET_KEYS)
+def test_gradient_check_passes_on_every_preset(key):
+    at = run(new_app(query={"graph": _link(presets.get(key))}, page="pages/gradient_check.py"))
+    table = at.dataframe[0].value
+    assert len(table) > 0
+    assert table["passed"].all(), table[~table["passed"]]
+    assert at.success and "All" in at.success[0].value
+
+
+def test_gradient_check_epsilon_control_changes_the_errors(app):
+    open_page(app, "pages/gradient_check.py")
+    small = app.dataframe[0].value["abs_error"].max()
+    app.select_slider(key="w_eps").set_value(1e-1)
+    run(app)
+    assert app.session_state["pg_eps"] == 1e-1
+    assert app.dataframe[0].value["abs_error"].max() != small
+
+
+def _link(preset) -> str:
+    from playground import share
+
+    return share.encode(preset.spec)

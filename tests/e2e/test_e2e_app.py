@@ -1,0 +1,130 @@
+"""The app in a real Chromium: build, see the drawing, share the link, photograph every page."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PAGES = {"build": "Build", "graph": "Graph", "gradients": "Gradients",
+         "gradient-check": "Gradient check"}
+
+
+def _expect():
+    from playwright.sync_api import expect
+
+    return expect
+
+
+def node_box(page, name: str):
+    """The drawn record of node `name` in the graph's SVG (Graphviz titles each node group)."""
+    chart = page.get_by_test_id("stGraphVizChart").locator("svg")
+    return chart.locator("g.node").filter(has=page.locator("title", has_text=re.compile(
+        rf"^{re.escape(name)}$")))
+
+
+def wait_for_app(page) -> None:
+    """The app has drawn its graph and finished running."""
+    _expect()(page.get_by_test_id("stGraphVizChart").locator("svg g.node").first).to_be_visible(
+        timeout=30_000)
+    _expect()(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+
+
+def open_page(page, title: str) -> None:
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+    _expect()(page.get_by_role("heading", name=title, level=1)).to_be_visible()
+    _expect()(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+
+
+def add_input(page, name: str, number: str) -> None:
+    page.get_by_test_id("stButtonGroup").get_by_role("button", name="Input", exact=True).click()
+    number_box = page.get_by_label("Number", exact=True)
+    number_box.fill(number)
+    number_box.press("Enter")
+    name_box = page.get_by_label("Name (optional)")
+    name_box.fill(name)
+    name_box.press("Enter")
+    page.get_by_role("button", name="Add node").click()
+
+
+def add_operation(page, name: str) -> None:
+    """The form's default operation (`add`) applied to the last two nodes."""
+    page.get_by_test_id("stButtonGroup").get_by_role("button", name="Operation",
+                                                     exact=True).click()
+    name_box = page.get_by_label("Name (optional)")
+    name_box.fill(name)
+    name_box.press("Enter")
+    page.get_by_role("button", name="Add node").click()
+
+
+def test_the_app_opens_on_the_default_graph_with_a_gradient_of_4(page, app_url):
+    page.goto(app_url)
+    wait_for_app(page)
+    _expect()(node_box(page, "a")).to_contain_text("grad 4.0000")
+    _expect()(node_box(page, "d")).to_contain_text("value 8.0000")
+
+
+def test_a_node_added_in_the_form_is_drawn_with_value_and_gradient_and_shared(
+    browser, page, app_url, artifacts_dir
+):
+    page.goto(app_url)
+    wait_for_app(page)
+    add_input(page, "e", "5")
+    _expect()(node_box(page, "e")).to_contain_text("value 5.0000")
+    add_operation(page, "L")
+    _expect()(node_box(page, "L")).to_contain_text("value 13.0000")  # d + e = 8 + 5
+    _expect()(node_box(page, "e")).to_contain_text("grad 1.0000")
+    _expect()(node_box(page, "a")).to_contain_text("grad 4.0000")
+
+    _expect()(page).to_have_url(re.compile(r"[?&]graph="))
+    link = page.url
+    fresh = browser.new_context(viewport={"width": 1600, "height": 1000})
+    try:
+        other = fresh.new_page()
+        other.goto(link)
+        wait_for_app(other)
+        _expect()(node_box(other, "L")).to_contain_text("value 13.0000")
+        _expect()(node_box(other, "e")).to_contain_text("grad 1.0000")
+        open_page(other, "Graph")
+        _expect()(node_box(other, "L")).to_contain_text("grad 1.0000")
+        other.screenshot(path=artifacts_dir / "shared-link-graph.png")
+    finally:
+        fresh.close()
+
+
+def test_screenshots_of_every_page(page, app_url, artifacts_dir):
+    page.goto(app_url)
+    wait_for_app(page)
+    for slug, title in PAGES.items():
+        if slug != "build":
+            open_page(page, title)
+        if slug in ("build", "graph"):
+            wait_for_app(page)
+        if slug == "gradient-check":
+            _expect()(page.get_by_text("All 2 elements match")).to_be_visible()
+        _expect()(page).to_have_url(re.compile(r"[?&]graph="))  # survives page switches
+        path = artifacts_dir / f"screenshot-{slug}.png"
+        page.screenshot(path=path)
+        DOCS.mkdir(exist_ok=True)
+        shutil.copyfile(path, DOCS / f"screenshot-{slug}.png")
+
+
+def test_the_dark_theme_keeps_the_drawing_readable(browser, app_url, artifacts_dir):
+    dark = browser.new_context(viewport={"width": 1600, "height": 1000}, color_scheme="dark")
+    try:
+        tab = dark.new_page()
+        tab.goto(f"{app_url}/graph")
+        wait_for_app(tab)
+        background = tab.evaluate(
+            "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor")
+        assert background != "rgb(255, 255, 255)", "the dark theme was not applied"
+        _expect()(node_box(tab, "a")).to_contain_text("grad 4.0000")
+        tab.screenshot(path=artifacts_dir / "screenshot-graph-dark.png")
+    finally:
+        dark.close()
