@@ -282,7 +282,7 @@ def _write_leaf_grads(leaves, leaf_grads, create_graph):
 
 def _own(g, tensor):
     """An array gradient the tensor can keep: its dtype, writeable, sharing memory with nothing
-    else we hand out (MyGrad's copy-on-write rule), so changing one ``.grad`` never changes another."""
+    else we hand out (MyGrad's rule), so changing one ``.grad`` never changes another."""
     if isinstance(g, Tensor):
         return g
     dtype = tensor.data.dtype

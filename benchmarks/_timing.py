@@ -10,13 +10,14 @@ import gc
 import statistics
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass
 class Case:
-    """One thing to time: ``run(state)``, where ``state = setup()`` is built untimed before each call."""
+    """One thing to time: ``run(state)``, with ``state = setup()`` built untimed before each run."""
 
     run: Callable[[Any], Any]
     setup: Callable[[], Any] | None = None

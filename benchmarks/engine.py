@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import autograd as ag  # noqa: E402
 from _timing import (  # noqa: E402
     Case,
     malloc_in_use,
@@ -31,6 +30,8 @@ from _timing import (  # noqa: E402
     print_table,
     traced_peak_bytes,
 )
+
+import autograd as ag  # noqa: E402
 from autograd import nn, optim  # noqa: E402
 from autograd.nn import functional as F  # noqa: E402
 
@@ -194,7 +195,7 @@ def numpy_chain_case(shape, n_ops):
 
 
 def torch_chain_bytes(n_ops, shape):
-    """Bytes PyTorch's graph holds at its largest (after forward, then after backward), via malloc."""
+    """Bytes PyTorch's graph holds at its largest (after forward or after backward), via malloc."""
     rng = np.random.default_rng(0)
     x, w, b = (torch_leaf(rng.uniform(-1.0, 1.0, shape), i > 0) for i in range(3))
     before = malloc_in_use()
@@ -341,7 +342,7 @@ def bench_scalar(config):
 
 
 def mlp_data(dtype):
-    """A batch, integer targets and PyTorch-layout weights (out, in), drawn once for every engine."""
+    """A batch, integer targets and PyTorch-layout weights (out, in), the same for every engine."""
     rng = np.random.default_rng(3)
     x = rng.standard_normal((MLP_BATCH, MLP_SIZES[0])).astype(dtype)
     y = rng.integers(0, MLP_SIZES[-1], MLP_BATCH)
@@ -470,24 +471,40 @@ def bench_mlp(config):
 # ---------------------------------------------------------------- machine and main
 
 
-def _openblas():
-    """OpenBLAS's core type and thread count, asked of the library NumPy loaded (None if unknown)."""
+def _openblas_call(name, restype=ctypes.c_int):
+    """A function of the OpenBLAS library NumPy loaded (scipy-openblas symbol names), or None."""
     libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
     for path in sorted(libs.glob("*openblas*")):
         lib = ctypes.CDLL(str(path))
         for suffix in ("64_", "_64", ""):
-            threads = getattr(lib, f"scipy_openblas_get_num_threads{suffix}", None)
-            corename = getattr(lib, f"scipy_openblas_get_corename{suffix}", None)
-            if threads is not None and corename is not None:
-                corename.restype = ctypes.c_char_p
-                return corename().decode(), threads()
-    return None, None
+            fn = getattr(lib, f"scipy_openblas_{name}{suffix}", None)
+            if fn is not None:
+                fn.restype = restype
+                return fn
+    return None
 
 
-def machine_report():
-    """Describe the machine, and give PyTorch as many threads as NumPy's BLAS uses."""
+def set_threads(threads):
+    """Give NumPy's BLAS and PyTorch the same number of threads; return what BLAS reports.
+
+    One thread is the default: on a small machine shared with other work, a BLAS or OpenMP
+    thread that loses its core stalls every matmul (a 2 ms step then takes 100 ms).
+    """
+    setter = _openblas_call("set_num_threads", restype=None)
+    if setter is not None:
+        setter(threads)
+    if torch is not None:
+        torch.set_num_threads(threads)
+    getter = _openblas_call("get_num_threads")
+    return None if getter is None else getter()
+
+
+def machine_report(threads):
+    """Describe the machine and set the thread count of both engines."""
     blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
-    core, blas_threads = _openblas()
+    blas_threads = set_threads(threads)
+    corename = _openblas_call("get_corename", restype=ctypes.c_char_p)
+    core = corename().decode() if corename is not None else "unknown"
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
                 .splitlines() if line.startswith("model name")), platform.processor())
     lines = [
@@ -497,10 +514,7 @@ def machine_report():
         f"BLAS {blas['name']} {blas['version']} (core {core}, {blas_threads} threads)",
     ]
     if torch is not None:
-        if blas_threads:
-            torch.set_num_threads(blas_threads)
-        lines.append(f"torch   : {torch.__version__}, {torch.get_num_threads()} intra-op threads "
-                     "(set equal to NumPy's BLAS threads)")
+        lines.append(f"torch   : {torch.__version__}, {torch.get_num_threads()} intra-op threads")
     else:
         lines.append("torch   : not installed (its columns read n/a)")
     env = ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -528,6 +542,8 @@ Ratios are ours / baseline: below 1 means ours is faster (or smaller)."""
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repeats: a smoke run")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS and PyTorch threads, the same for both (default 1)")
     parser.add_argument("--only", metavar="NAME[,NAME]",
                         help=f"run only these benchmarks, from: {', '.join(BENCHMARKS)}")
     args = parser.parse_args(argv)
@@ -537,7 +553,7 @@ def main(argv=None):
         parser.error(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
     settings = QUICK if args.quick else FULL
 
-    print("\n".join(machine_report()))
+    print("\n".join(machine_report(args.threads)))
     print(f"run     : {'--quick' if args.quick else 'full'}; (repeats, calls per repeat, warm-ups) "
           + ", ".join(f"{name} {settings[name]}" for name in chosen) + "\n")
     runners = {"overhead": bench_overhead, "mlp": bench_mlp, "deep": bench_deep,

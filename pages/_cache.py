@@ -12,8 +12,8 @@ import pandas as pd
 import streamlit as st
 
 from playground import GraphSpec, checks, export, presets, render, share, tables
-from playground import evaluate as _evaluate
 from playground.evaluate import Result
+from playground.evaluate import evaluate as _evaluate
 
 ENTRIES = 128  # graphs remembered per function; a 200-node result is a few hundred kB
 

@@ -2,10 +2,12 @@
 
 import streamlit as st
 
-from pages import _cache, _views, _widgets
+from pages import _cache, _frame, _views, _widgets
 from pages import _state as state
 from playground import Node, edits, parse
 from playground.registry import OPS
+
+_frame.ensure()
 
 KIND_LABELS = {"input": "Input", "const": "Constant", "op": "Operation"}
 EXPR_TEXT = "expr_text"

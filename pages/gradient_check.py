@@ -2,8 +2,10 @@
 
 import streamlit as st
 
-from pages import _cache, _charts, _views
+from pages import _cache, _charts, _frame, _views
 from pages import _state as state
+
+_frame.ensure()
 
 EPS = "pg_eps"
 EPS_WIDGET = "w_eps"

@@ -2,9 +2,11 @@
 
 import streamlit as st
 
-from pages import _cache, _charts, _views
+from pages import _cache, _charts, _frame, _views
 from pages import _state as state
 from playground import registry
+
+_frame.ensure()
 
 DETAIL = "pg_detail_node"
 DETAIL_WIDGET = "w_detail_node"

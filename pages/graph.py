@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from pages import _cache, _views
+from pages import _cache, _frame, _views
 from pages import _state as state
 
+_frame.ensure()
 _views.require_nodes()
 spec_json = state.spec_json()
 opts = state.options()

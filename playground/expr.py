@@ -122,6 +122,7 @@ def parse(text: str) -> GraphSpec:
             f"the program has {len(text):,} characters, more than the limit of "
             f"{limits.MAX_TEXT_CHARS:,}"
         )
+    text = text.removeprefix("\ufeff")
     _check_brackets(text)
     try:
         tree = ast.parse(text, mode="exec")
@@ -205,16 +206,16 @@ class _Parser:
 
     def check_depth(self) -> None:
         """Refuse expression trees deeper than ``limits.MAX_EXPR_DEPTH``, without recursion."""
-        stack = [(self.tree, 0)]
+        stack = [(stmt, stmt, 1) for stmt in self.tree.body]
         while stack:
-            node, depth = stack.pop()
+            node, stmt, depth = stack.pop()
             if depth > limits.MAX_EXPR_DEPTH:
                 raise self.error(
-                    node,
-                    f"this expression is nested more than {limits.MAX_EXPR_DEPTH} levels deep; "
+                    stmt,
+                    f"this line is nested more than {limits.MAX_EXPR_DEPTH} levels deep; "
                     "split it over several lines with names for the parts",
                 )
-            stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+            stack.extend((child, stmt, depth + 1) for child in ast.iter_child_nodes(node))
 
     # Errors and node making.
 
@@ -540,7 +541,10 @@ class _Parser:
         items = key.elts if isinstance(key, ast.Tuple) else [key]
         index = []
         for item in items:
-            number = self.exact_number(item)
+            try:
+                number = self.exact_number(item)
+            except SpecError:
+                number = None
             if not isinstance(number, int):
                 problem = _NOT_EXPRESSIONS[ast.Slice] if isinstance(item, ast.Slice) else (
                     "index with whole numbers written out, such as x[0] or x[1, 2]"

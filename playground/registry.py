@@ -322,7 +322,8 @@ _ENTRIES = (
         lambda x, axis=-1: ag.log_softmax(x, axis=axis), "log_softmax(x, axis=-1)",
     ),
     OpInfo(
-        "logsumexp", 1, (_LAST, _KEEPDIMS), "log(sum(exp(x))) along an axis, computed stably.",
+        "logsumexp", 1, (_LAST, _KEEPDIMS),
+        "Log of the sum of exponentials along an axis, computed stably.",
         r"\frac{\partial y}{\partial x_i} = \operatorname{softmax}(x)_i",
         lambda x, axis=-1, keepdims=False: ag.logsumexp(x, axis=axis, keepdims=keepdims),
         "logsumexp(x, axis=-1)",

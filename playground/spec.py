@@ -134,7 +134,9 @@ def _list_shape(value) -> tuple[int, ...]:
         nested = []
         for row in rows:
             if not isinstance(row, list | tuple) or len(row) != n:
-                got = f"{len(row)} entries" if isinstance(row, list | tuple) else "a number"
+                got = "a number"
+                if isinstance(row, list | tuple):
+                    got = "1 entry" if len(row) == 1 else f"{len(row)} entries"
                 raise SpecError(
                     f"the nested list is ragged: at depth {depth + 1} one row has {got} where "
                     f"the first has {n}; every row must have the same length"
@@ -297,7 +299,8 @@ class Node:
                 f"for example {info.example}"
             )
         object.__setattr__(self, "operands", operands)
-        object.__setattr__(self, "attrs", registry.canonical_attrs(info, self.attrs or {}))
+        attrs = {} if self.attrs is None else self.attrs
+        object.__setattr__(self, "attrs", registry.canonical_attrs(info, attrs))
 
     def _check_leaf(self) -> None:
         if self.op is not None or self.operands or self.attrs:
@@ -525,7 +528,7 @@ class GraphSpec:
                 "a graph document has version, nodes and output"
             )
         version = doc.get("version")
-        if version != FORMAT_VERSION or isinstance(version, bool):
+        if type(version) is not int or version != FORMAT_VERSION:
             raise SpecError(
                 f"the document has version {version!r:.20}, but this playground reads version "
                 f"{FORMAT_VERSION}; export the graph again from this playground"

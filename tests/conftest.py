@@ -12,5 +12,5 @@ def rng():
 
 @pytest.fixture
 def torch():
-    """PyTorch, or a clean skip where it is not installed (it is a test oracle, never a dependency)."""
+    """PyTorch, or a clean skip where it is not installed (a test oracle, not a dependency)."""
     return pytest.importorskip("torch")

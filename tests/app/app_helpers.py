@@ -25,6 +25,17 @@ def new_app(query: dict[str, str] | None = None, page: str | None = None) -> App
     return at
 
 
+def start(query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
+    """A new session that has run twice, so its widgets can be driven.
+
+    With a folder named `pages/`, AppTest enters every run through Streamlit's legacy multipage
+    wrapper, and the first run of a session files the page's widgets under another script hash
+    than later runs; values set between the first and second run would be dropped. A real
+    server takes that path only on the first run of its process.
+    """
+    return run(run(new_app(query, page)))
+
+
 def run(at: AppTest) -> AppTest:
     """Rerun and fail on any exception the script raised (AppTest records, never raises, them)."""
     at.run()

@@ -1,10 +1,10 @@
 """Fixtures for the AppTest tests."""
 
 import pytest
-from app_helpers import new_app, run
+from app_helpers import start
 
 
 @pytest.fixture
 def app():
-    """The app after its first run, on the default page with the default graph."""
-    return run(new_app())
+    """A started session of the app, on the default page with the default graph."""
+    return start()

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from app_helpers import dot_of, errors_of, run, spec_of
 
-from playground import evaluate, presets
+from playground import presets
+from playground.evaluate import evaluate
 
 
 def _add(at, kind):

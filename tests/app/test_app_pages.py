@@ -3,7 +3,7 @@
 import shutil
 
 import pytest
-from app_helpers import PAGES, dot_of, new_app, open_page, run, spec_of
+from app_helpers import PAGES, dot_of, new_app, open_page, run, spec_of, start
 
 from playground import presets
 
@@ -67,7 +67,7 @@ def test_gradients_page_shows_heatmaps_for_a_matrix_node():
     matrix_preset = next(
         p for p in presets.PRESETS if any(len(n.shape or ()) == 2 for n in p.spec.nodes)
     )
-    at = run(new_app(query={"graph": _link(matrix_preset)}, page="pages/gradients.py"))
+    at = start(query={"graph": _link(matrix_preset)}, page="pages/gradients.py")
     name = next(n.name for n in matrix_preset.spec.nodes if len(n.shape or ()) == 2)
     at.selectbox(key="w_detail_node").set_value(name)
     run(at)

@@ -61,7 +61,7 @@ def check_gradients(f, *arrays, rng, atol=1e-6, rtol=1e-5):
 
 
 def _first_grads(f, arrays, upstream):
-    """The engine's first-order gradients of ``sum(f(x) * upstream)`` (trusted by check_gradients)."""
+    """The engine's first-order gradients of ``sum(f(x) * upstream)``, as arrays."""
     leaves = [ag.tensor(a, requires_grad=True) for a in arrays]
     f(*leaves).backward(upstream)
     return [np.zeros_like(a) if leaf.grad is None else leaf.grad.data for a, leaf in

@@ -6,8 +6,8 @@ through ``create_graph=True`` on the op's square, since every backward is built 
 own ops.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pytest
@@ -27,7 +27,7 @@ def positive(*shape):
 
 
 def away_from_zero(*shape):
-    """Values at least 0.2 from 0, so kinks at 0 (abs, relu) are out of the finite differences' way."""
+    """Values at least 0.2 from 0, out of the way of the kinks of abs and relu."""
     return lambda rng: rng.choice([-1.0, 1.0], shape) * rng.uniform(0.2, 2.0, shape)
 
 

@@ -117,7 +117,10 @@ def test_leaf_shape_is_known_without_building_the_array():
         (lambda: Node.input("x", "2.0"), "is not a value"),
         (lambda: Node.input("x", None), "needs a value"),
         (lambda: Node.input("x", []), "an empty list is not a value"),
-        (lambda: Node.input("x", [[1, 2], [3]]), "ragged: at depth 2 one row has 1 entries"),
+        (
+            lambda: Node.input("x", [[1, 2], [3]]),
+            "ragged: at depth 2 one row has 1 entry where the first has 2",
+        ),
         (lambda: Node.input("x", [[1, 2], 3]), "ragged"),
         (lambda: Node.input("x", [1, [2]]), "ragged"),
         (lambda: Node.input("x", [1, "2"]), "the list holds '2' (str)"),
@@ -476,3 +479,30 @@ def test_text_round_trip_gives_the_same_spec(spec):
 @given(graph_specs())
 def test_share_link_round_trip_gives_the_same_spec(spec):
     assert decode(encode(spec)) == spec
+
+
+# --- Errors and copies -------------------------------------------------------------------------
+
+
+def test_spec_error_is_a_value_error_that_puts_the_place_first():
+    err = SpecError("bad axis", node="h", line=2, col=3)
+    assert isinstance(err, ValueError)
+    assert str(err) == "line 2, column 3, node `h`: bad axis"
+    assert str(SpecError("bad axis")) == "bad axis"
+    assert str(SpecError("bad", line=4)) == "line 4: bad"
+
+
+def test_located_fills_in_only_the_missing_places():
+    err = SpecError("bad", node="h").located(node="other", line=7, col=1)
+    assert (err.node, err.line, err.col, err.problem) == ("h", 7, 1, "bad")
+
+
+def test_specs_and_errors_survive_pickling_and_deep_copies():
+    import copy
+    import pickle
+
+    spec = parse("x = [1.0, 2.0]\ny = sum(x, axis=0)\noutput(y)")
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    assert copy.deepcopy(spec) == spec
+    err = pickle.loads(pickle.dumps(SpecError("bad", node="h", line=2, col=3)))
+    assert (str(err), err.node, err.line, err.col) == ("line 2, column 3, node `h`: bad", "h", 2, 3)

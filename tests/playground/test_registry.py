@@ -1,0 +1,175 @@
+"""The op registry: complete entries, canonical attributes, and ops that agree with NumPy and
+with finite differences when applied with the engine."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import autograd as ag
+from playground.errors import SpecError
+from playground.expr import parse
+from playground.registry import OPERATORS, OPS, Attr, OpInfo, canonical_attrs, get
+
+X = np.array([[0.5, -1.2, 2.0], [0.3, 0.8, -0.4]])
+Y = np.array([[1.5, 0.7, -0.9], [-2.0, 0.6, 1.1]])
+P = np.array([[0.2, 0.7, 0.5], [0.1, 0.9, 0.4]])
+T = np.array([[0.0, 1.0, 1.0], [0.0, 1.0, 0.0]])
+
+
+def _softmax(z, axis=-1):
+    e = np.exp(z - z.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+# op -> (operand arrays, attrs, NumPy reference, indices of operands that require grad)
+CASES = {
+    "add": ((X, Y), {}, lambda a, b: a + b, (0, 1)),
+    "sub": ((X, Y), {}, lambda a, b: a - b, (0, 1)),
+    "mul": ((X, Y), {}, lambda a, b: a * b, (0, 1)),
+    "div": ((X, Y), {}, lambda a, b: a / b, (0, 1)),
+    "pow": ((P, Y), {}, lambda a, b: a**b, (0, 1)),
+    "matmul": ((X, Y.T), {}, lambda a, b: a @ b, (0, 1)),
+    "neg": ((X,), {}, lambda a: -a, (0,)),
+    "exp": ((X,), {}, np.exp, (0,)),
+    "log": ((P,), {}, np.log, (0,)),
+    "sqrt": ((P,), {}, np.sqrt, (0,)),
+    "abs": ((X,), {}, np.abs, (0,)),
+    "sin": ((X,), {}, np.sin, (0,)),
+    "cos": ((X,), {}, np.cos, (0,)),
+    "tanh": ((X,), {}, np.tanh, (0,)),
+    "sigmoid": ((X,), {}, lambda a: 1 / (1 + np.exp(-a)), (0,)),
+    "relu": ((X,), {}, lambda a: np.maximum(a, 0), (0,)),
+    "leaky_relu": ((X,), {"negative_slope": 0.1}, lambda a: np.where(a > 0, a, 0.1 * a), (0,)),
+    "softmax": ((X,), {"axis": 0}, lambda a: _softmax(a, axis=0), (0,)),
+    "log_softmax": ((X,), {}, lambda a: np.log(_softmax(a)), (0,)),
+    "logsumexp": ((X,), {}, lambda a: np.log(np.exp(a).sum(axis=-1)), (0,)),
+    "sum": ((X,), {"axis": 1, "keepdims": True}, lambda a: a.sum(axis=1, keepdims=True), (0,)),
+    "mean": ((X,), {"axis": (0, 1)}, lambda a: a.mean(), (0,)),
+    "max": ((X,), {"axis": 1}, lambda a: a.max(axis=1), (0,)),
+    "min": ((X,), {}, lambda a: a.min(), (0,)),
+    "reshape": ((X,), {"shape": (3, -1)}, lambda a: a.reshape(3, 2), (0,)),
+    "transpose": ((X,), {}, lambda a: a.T, (0,)),
+    "flatten": ((X,), {}, lambda a: a.ravel(), (0,)),
+    "squeeze": ((X[:1],), {"axis": 0}, lambda a: a[0], (0,)),
+    "unsqueeze": ((X,), {"axis": 1}, lambda a: a[:, None, :], (0,)),
+    "broadcast_to": ((X[0],), {"shape": (4, 3)}, lambda a: np.tile(a, (4, 1)), (0,)),
+    "index": ((X,), {"index": (1, -1)}, lambda a: a[1, -1], (0,)),
+    "stack": ((X, Y), {"axis": 1}, lambda a, b: np.stack([a, b], axis=1), (0, 1)),
+    "concatenate": ((X, Y), {}, lambda a, b: np.concatenate([a, b]), (0, 1)),
+    "maximum": ((X, Y), {}, np.maximum, (0, 1)),
+    "minimum": ((X, Y), {}, np.minimum, (0, 1)),
+    "clip": ((X,), {"min": -1.0, "max": 1.0}, lambda a: np.clip(a, -1, 1), (0,)),
+    "mse_loss": ((X, Y), {}, lambda a, b: ((a - b) ** 2).mean(), (0,)),
+    "cross_entropy": (
+        (X, np.array([2.0, 0.0])),
+        {},
+        lambda z, t: -np.log(_softmax(z))[[0, 1], [2, 0]].mean(),
+        (0,),
+    ),
+    "binary_cross_entropy": (
+        (P, T),
+        {},
+        lambda p, t: -(t * np.log(p) + (1 - t) * np.log(1 - p)).mean(),
+        (0,),
+    ),
+}
+
+
+def test_every_op_has_a_test_case():
+    assert set(CASES) == set(OPS)
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_every_entry_describes_itself(name):
+    info = OPS[name]
+    assert info.name == name
+    assert info.description[0].isupper() and info.description.endswith(".")
+    assert len(info.description) < 100
+    assert "\\" in info.derivative or "=" in info.derivative
+    assert info.arity in (1, 2, None)
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_every_example_is_valid_in_the_expression_language(name):
+    example = OPS[name].example
+    spec = parse(
+        f"a = 1.0\nb = 2.0\nx = 3.0\np = 0.5\npred = 1.0\nlogits = 1.0\ntarget = 1.0\n"
+        f"y_out = {example}"
+    )
+    assert spec["y_out"].op == name
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_apply_defaults_match_the_registered_defaults(name):
+    info = OPS[name]
+    parameters = inspect.signature(info.apply).parameters
+    for attr in info.attrs:
+        assert attr.name in parameters
+        default = parameters[attr.name].default
+        expected = inspect.Parameter.empty if attr.required else attr.default
+        assert default == expected, f"{name}.{attr.name}"
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_applying_an_op_with_the_engine_matches_numpy(name):
+    arrays, attrs, reference, _ = CASES[name]
+    out = OPS[name].apply(*[ag.tensor(a) for a in arrays], **attrs)
+    np.testing.assert_allclose(out.numpy(), reference(*arrays), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_gradients_of_every_op_match_finite_differences(name):
+    arrays, attrs, _, differentiable = CASES[name]
+    tensors = [ag.tensor(a, requires_grad=i in differentiable) for i, a in enumerate(arrays)]
+    assert ag.gradcheck(lambda *ts: OPS[name].apply(*ts, **attrs), tensors)
+
+
+def test_cross_entropy_refuses_fractional_class_indices():
+    with pytest.raises(ValueError, match="whole-number class indices"):
+        OPS["cross_entropy"].apply(ag.tensor(X), ag.tensor([0.5, 1.0]))
+
+
+def test_operators_map_symbol_and_arity_to_ops():
+    assert OPERATORS[("-", 1)] == "neg"
+    assert OPERATORS[("-", 2)] == "sub"
+    assert OPERATORS[("@", 2)] == "matmul"
+    assert OPERATORS[("**", 2)] == "pow"
+    assert len(OPERATORS) == 7
+
+
+def test_canonical_attrs_drop_defaults_and_normalise_types():
+    assert canonical_attrs(OPS["sum"], {"axis": [0, 1], "keepdims": False}) == {"axis": (0, 1)}
+    assert canonical_attrs(OPS["softmax"], {"axis": -1}) == {}
+    assert canonical_attrs(OPS["softmax"], {"axis": 0}) == {"axis": 0}
+    assert canonical_attrs(OPS["clip"], {"min": 0}) == {"min": 0.0}
+    assert canonical_attrs(OPS["index"], {"index": 3}) == {"index": (3,)}
+    assert canonical_attrs(OPS["reshape"], {"shape": 6}) == {"shape": (6,)}
+
+
+def test_canonical_attrs_refuse_a_non_mapping():
+    with pytest.raises(SpecError, match="attributes of sum must be a mapping"):
+        canonical_attrs(OPS["sum"], [("axis", 0)])
+
+
+def test_get_suggests_close_names():
+    assert get("tanh") is OPS["tanh"]
+    with pytest.raises(SpecError, match="unknown op `softmx`; did you mean `softmax`"):
+        get("softmx")
+    with pytest.raises(SpecError, match="the ops are: add, sub"):
+        get("qqqqqq")
+
+
+def test_an_attribute_with_choices_accepts_only_those():
+    info = OpInfo(
+        "demo",
+        1,
+        (Attr("axis", "dim", 0, choices=(0, 1)),),
+        "Demo.",
+        "y = x",
+        lambda x, axis=0: x,
+        "demo(x, axis=1)",
+    )
+    assert canonical_attrs(info, {"axis": 1}) == {"axis": 1}
+    with pytest.raises(SpecError, match="attribute `axis` of demo must be one of 0, 1; got 2"):
+        canonical_attrs(info, {"axis": 2})
