@@ -96,20 +96,25 @@ def _record(fn, inputs, attrs):
                            for x in inputs)
             break
     fn._saved = ()
-    if len(inputs) == 2:
-        a, b = inputs
-        out = fn.forward(a.data, b.data, **attrs)
-        needs = (a.requires_grad, b.requires_grad)
-        requires_grad = needs[0] or needs[1]
-    elif len(inputs) == 1:
-        a = inputs[0]
-        out = fn.forward(a.data, **attrs)
-        needs = (a.requires_grad,)
-        requires_grad = needs[0]
-    else:
-        out = fn.forward(*[t.data for t in inputs], **attrs)
-        needs = tuple([t.requires_grad for t in inputs])
-        requires_grad = any(needs)
+    try:
+        if len(inputs) == 2:
+            a, b = inputs
+            out = fn.forward(a.data, b.data, **attrs)
+            needs = (a.requires_grad, b.requires_grad)
+            requires_grad = needs[0] or needs[1]
+        elif len(inputs) == 1:
+            a = inputs[0]
+            out = fn.forward(a.data, **attrs)
+            needs = (a.requires_grad,)
+            requires_grad = needs[0]
+        else:
+            out = fn.forward(*[t.data for t in inputs], **attrs)
+            needs = tuple([t.requires_grad for t in inputs])
+            requires_grad = any(needs)
+    except ValueError as error:
+        if "broadcast" not in str(error):
+            raise
+        raise ValueError(_broadcast_message(fn, inputs, attrs)) from None
     if type(out) is not np.ndarray:  # NumPy returns scalars for 0-d results: keep arrays
         raw, out = out, np.asarray(out)
         if fn._saved:
@@ -126,3 +131,15 @@ def _record(fn, inputs, attrs):
         return result
     fn._saved = None
     return Tensor._make(out, False, None)
+
+
+def _broadcast_message(fn, inputs, attrs):
+    shapes = [t.shape for t in inputs]
+    if "condition" in attrs:
+        shapes.append(np.shape(attrs["condition"]))
+    listed = " and ".join(str(shape) for shape in shapes)
+    return (
+        f"{fn.name}: shapes {listed} cannot broadcast together. Sizes are compared from the last "
+        "axis backwards and must be equal or 1 there; reshape or transpose an operand (for "
+        "example x.reshape(-1, 1) turns a row into a column)"
+    )

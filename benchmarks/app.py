@@ -12,6 +12,7 @@ Target: a rerun of any page under 300 ms for the 200-node graph.
 from __future__ import annotations
 
 import argparse
+import logging
 import statistics
 import sys
 import time
@@ -22,8 +23,14 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from playground import GraphSpec, Node, evaluate, presets, share  # noqa: E402
+from playground import GraphSpec, Node, presets, share  # noqa: E402
+from playground.evaluate import evaluate  # noqa: E402
 from playground.render import to_dot  # noqa: E402
+
+# AppTest outside a server warns "missing ScriptRunContext" once per session: not news here.
+logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
+    lambda record: "missing ScriptRunContext" not in record.getMessage()
+)
 
 PAGES = ("pages/build.py", "pages/graph.py", "pages/gradients.py", "pages/gradient_check.py")
 TARGET_MS = 300.0

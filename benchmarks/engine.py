@@ -51,8 +51,8 @@ MLP_LR = 0.01
 SCALAR_SIZES = (2, 16, 16, 1)
 
 # (repeats, calls per repeat, warm-up calls) for each benchmark, full run and --quick.
-FULL = {"overhead": (15, 3, 1), "mlp": (15, 5, 2), "deep": (5, 1, 0), "fanin": (7, 1, 1),
-        "scalar": (15, 5, 2)}
+FULL = {"overhead": (25, 5, 2), "mlp": (25, 10, 3), "deep": (7, 1, 1), "fanin": (11, 1, 1),
+        "scalar": (25, 5, 2)}
 QUICK = {"overhead": (3, 1, 1), "mlp": (3, 2, 1), "deep": (1, 1, 0), "fanin": (2, 1, 0),
          "scalar": (3, 1, 1)}
 
@@ -511,10 +511,10 @@ def machine_report(threads):
         f"machine : {cpu}, {os.cpu_count()} cores ({len(os.sched_getaffinity(0))} usable), "
         f"{platform.system()} {platform.machine()}",
         f"python  : {platform.python_version()}, numpy {np.__version__}, "
-        f"BLAS {blas['name']} {blas['version']} (core {core}, {blas_threads} threads)",
+        f"BLAS {blas['name']} {blas['version']} (core {core}), BLAS threads: {blas_threads}",
     ]
     if torch is not None:
-        lines.append(f"torch   : {torch.__version__}, {torch.get_num_threads()} intra-op threads")
+        lines.append(f"torch   : {torch.__version__}, intra-op threads: {torch.get_num_threads()}")
     else:
         lines.append("torch   : not installed (its columns read n/a)")
     env = ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")

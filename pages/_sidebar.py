@@ -26,8 +26,8 @@ COMPACT_KEY = "w_compact"
 def render() -> None:
     with st.sidebar:
         _graph_controls()
-        _display_controls()
         _share_link()
+        _display_controls()
 
 
 def _graph_controls() -> None:

@@ -30,7 +30,7 @@ NOTICES = "pg_notices"
 ERRORS = "pg_errors"
 JSON_MEMO = "pg_json_memo"
 
-SHOW_LABELS = {"both": "Values & gradients", "value": "Values", "grad": "Gradients"}
+SHOW_LABELS = {"both": "Both", "value": "Values", "grad": "Gradients"}
 RANKDIR_LABELS = {"LR": "Left → right", "TB": "Top → bottom"}
 FONT_SIZES = (10, 40)
 QUERY_KEYS = ("graph", "show", "dir", "font", "compact")

@@ -31,7 +31,7 @@ def drawing(spec_json: str) -> None:
         st.info(f"This graph has {len(state.spec())} nodes: turn on **Compact drawing** in the "
                 "sidebar to keep it legible.", icon=":material/info:")
     source = _cache.dot(spec_json, opts.show, opts.rankdir, opts.font_size, opts.compact)
-    st.graphviz_chart(source, width="stretch", alt="Computation graph with values and gradients")
+    st.graphviz_chart(source, alt="Computation graph with values and gradients")
 
 
 def error_snippet(err: SpecError, text: str) -> None:
@@ -56,3 +56,17 @@ def require_nodes() -> None:
                 "sidebar.", icon=":material/info:")
         st.page_link("pages/build.py", label="Go to Build", icon=":material/construction:")
         st.stop()
+
+
+def legend() -> None:
+    """What the shapes and colours of the drawing mean."""
+    st.markdown(
+        "**Reading the drawing**\n\n"
+        "- :blue-background[input]: a leaf that requires grad; backward fills in its gradient\n"
+        "- :gray-background[constant]: a leaf without gradient\n"
+        "- :orange-background[oval]: the operation that made the record to its right\n"
+        "- :green-background[output]: where backward starts, with gradient 1\n"
+        "- :red-background[flagged]: NaN or infinity first appears here\n\n"
+        "Each record reads *name | shape | value | grad*. A gradient is d(output)/d(node): "
+        "how much the output moves per unit change of that node."
+    )

@@ -204,7 +204,13 @@ def edit_node_form() -> None:
 
 
 st.title("Build")
-editor_col, drawing_col = st.columns([2, 3], gap="large")
+if result is None:
+    st.info("The graph is empty: add an input below, type an expression, or load a preset from "
+            "the sidebar.", icon=":material/info:")
+else:
+    _views.result_notes(result)
+    _views.drawing(spec_json)
+editor_col, legend_col = st.columns([3, 2], gap="large")
 with editor_col:
     add_tab, expr_tab, edit_tab = st.tabs(["Add a node", "Expression", "Edit a node"])
     with add_tab:
@@ -213,10 +219,5 @@ with editor_col:
         expression_editor()
     with edit_tab:
         edit_node_form()
-with drawing_col:
-    if result is None:
-        st.info("The graph is empty: add an input on the left, type an expression, or load a "
-                "preset from the sidebar.", icon=":material/info:")
-    else:
-        _views.result_notes(result)
-        _views.drawing(spec_json)
+with legend_col:
+    _views.legend()

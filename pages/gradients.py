@@ -5,6 +5,7 @@ import streamlit as st
 from pages import _cache, _charts, _frame, _views
 from pages import _state as state
 from playground import registry
+from playground.render import format_shape
 
 _frame.ensure()
 
@@ -61,12 +62,12 @@ with detail_col:
     st.session_state[DETAIL_WIDGET] = st.session_state[DETAIL]
     name = st.selectbox("Node", spec.names, key=DETAIL_WIDGET, on_change=_pick_name)
     node = result.node(name)
+    shape = format_shape(node.shape)
     if node.op is None:
-        st.markdown(f"**{name}** is {'an input' if node.kind == 'input' else 'a constant'} "
-                    f"of shape {node.shape or 'scalar'}.")
+        st.markdown(f"**{name}**: {'input' if node.kind == 'input' else 'constant'}, {shape}")
     else:
         operands = ", ".join(f"`{o}`" for o in node.operands)
-        st.markdown(f"**{name}** = `{node.op}`({operands}), shape {node.shape or 'scalar'}.")
+        st.markdown(f"**{name}** = `{node.op}`({operands}), {shape}")
     if node.derivative:
         st.latex(node.derivative)
     if node.flag:

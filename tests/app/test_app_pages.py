@@ -1,4 +1,4 @@
-"""The Graph, Gradients and Gradient check pages in AppTest, on the default graph and the presets."""
+"""The Graph, Gradients and Gradient check pages in AppTest, on the default graph and presets."""
 
 import shutil
 
@@ -71,7 +71,7 @@ def test_gradients_page_shows_heatmaps_for_a_matrix_node():
     name = next(n.name for n in matrix_preset.spec.nodes if len(n.shape or ()) == 2)
     at.selectbox(key="w_detail_node").set_value(name)
     run(at)
-    charts = [e for e in at.main if getattr(e, "type", "") == "arrow_vega_lite_chart"]
+    charts = [e for e in at.main if getattr(e, "type", "") == "vega_lite_chart"]
     assert len(charts) == 2
 
 

@@ -1,5 +1,7 @@
 """State across pages and sessions: the URL carries the graph and options; broken links say why."""
 
+from urllib.parse import parse_qsl, urlsplit
+
 from app_helpers import dot_of, errors_of, new_app, open_page, run, spec_of
 
 from playground import edits, parse, presets, share
@@ -69,3 +71,14 @@ def test_bad_display_options_in_a_link_are_ignored_with_a_warning():
     assert spec_of(at) == OTHER
     assert any("font='900'" in w.value and "dir='sideways'" in w.value for w in at.warning)
     assert at.session_state["pg_options"].font_size == 14
+
+
+def test_the_sidebar_copy_link_reopens_the_same_graph_and_view(app):
+    app.selectbox(key="w_output").set_value("c")
+    app.segmented_control(key="w_rankdir").set_value("TB")
+    run(app)
+    link = app.sidebar.code[0].value
+    query = dict(parse_qsl(urlsplit(link).query))
+    copy = run(new_app(query=query))
+    assert spec_of(copy) == spec_of(app)
+    assert copy.session_state["pg_options"].rankdir == "TB"

@@ -154,10 +154,11 @@ def test_backward_accepts_the_gradient_as_a_tensor_or_array(gradient):
     np.testing.assert_array_equal(x.grad.data, 2 * x.data * np.arange(1.0, 7.0).reshape(2, 3))
 
 
-def test_backward_accepts_a_number_as_the_gradient_of_a_scalar():
-    x = ag.tensor(3.0, requires_grad=True)
+@pytest.mark.parametrize("shape", [(), (1,), (1, 1)])
+def test_backward_accepts_a_number_as_the_gradient_of_a_one_element_output(shape):
+    x = ag.tensor(np.full(shape, 3.0), requires_grad=True)
     (x * x).backward(2.5)
-    assert x.grad.shape == ()
+    assert x.grad.shape == shape
     assert x.grad.item() == 15.0
 
 
@@ -553,6 +554,16 @@ def test_hook_on_a_leaf_sees_the_gradient():
     np.testing.assert_array_equal(x.grad.data, [3.0, 3.0])
 
 
+def test_hook_on_a_leaf_sees_each_new_gradient_not_the_accumulated_one():
+    x = ag.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    x.register_hook(lambda g: seen.append(g.data.copy()))
+    (x * 3.0).sum().backward()
+    (x * 3.0).sum().backward()
+    np.testing.assert_array_equal(seen, [[3.0, 3.0], [3.0, 3.0]])
+    np.testing.assert_array_equal(x.grad.data, [6.0, 6.0])
+
+
 def test_hook_on_a_leaf_may_replace_the_gradient():
     x = ag.tensor([1.0, 2.0], requires_grad=True)
     x.register_hook(lambda g: g * 2.0)
@@ -659,6 +670,22 @@ def test_gradients_keep_float32():
     loss.backward()
     assert x.grad.dtype == np.float32 and w.grad.dtype == np.float32
     assert x.grad.shape == (3,) and w.grad.shape == (3, 2)
+
+
+def test_create_graph_gradients_keep_float32():
+    x = ag.tensor(np.array([0.5, -1.0], dtype=np.float32), requires_grad=True)
+    (x.tanh() * x).sum().backward(create_graph=True)
+    first = x.grad
+    assert first.dtype == np.float32 and first.requires_grad
+    x.grad = None
+    first.sum().backward()
+    assert x.grad.dtype == np.float32
+
+
+def test_backward_on_a_leaf_itself_gives_one():
+    x = ag.tensor([4.0], requires_grad=True)
+    x.backward()
+    np.testing.assert_array_equal(x.grad.data, [1.0])
 
 
 def test_each_gradient_has_its_own_tensors_dtype_when_precisions_mix():

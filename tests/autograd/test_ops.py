@@ -154,6 +154,8 @@ MATMUL_SHAPES = [
     ((2, 3), (3,)),
     ((2, 3), (3, 4)),
     ((1, 3), (3, 1)),
+    ((3, 3), (3, 3)),
+    ((2, 3, 3), (3, 3)),
     ((3, 2, 4), (4, 5)),
     ((4,), (3, 4, 5)),
     ((3, 2, 4), (4,)),
@@ -376,6 +378,31 @@ def test_forward_value_matches_numpy(case, rng):
 @BY_ID
 def test_gradient_matches_finite_differences(case, rng):
     check_gradients(case.fn, *case.arrays(rng), rng=rng)
+
+
+@BY_ID
+def test_every_op_is_recorded_as_a_function_node(case, rng):
+    leaves = [ag.tensor(a, requires_grad=True) for a in case.arrays(rng)]
+    out = case.fn(*leaves)
+    assert isinstance(out.grad_fn, ag.Function)
+    assert isinstance(out.grad_fn.name, str) and out.grad_fn.name
+    assert out.is_leaf is False
+    assert isinstance(out.parents, tuple) and out.parents
+
+
+@BY_ID
+def test_float32_inputs_get_float32_gradients_of_the_same_values(case, rng):
+    arrays = case.arrays(rng)
+    wide = [ag.tensor(a, requires_grad=True) for a in arrays]
+    narrow = [ag.tensor(np.asarray(a, dtype=np.float32), requires_grad=True) for a in arrays]
+    out = case.fn(*wide)
+    upstream = rng.standard_normal(out.shape)
+    out.backward(upstream)
+    case.fn(*narrow).backward(upstream)
+    for w, n in zip(wide, narrow, strict=True):
+        assert n.grad.dtype == np.float32
+        assert n.grad.shape == n.shape
+        np.testing.assert_allclose(n.grad.data, w.grad.data, rtol=1e-4, atol=1e-4)
 
 
 @BY_ID
@@ -676,3 +703,22 @@ def test_the_second_order_checker_catches_a_backward_that_is_not_differentiable(
     check_gradients(FrozenBackward.apply, x, rng=rng)
     with pytest.raises(AssertionError):
         check_second_order(FrozenBackward.apply, x, rng=rng)
+
+
+def test_a_matmul_shape_mismatch_names_both_shapes():
+    with pytest.raises(ValueError) as info:
+        ag.ones(2, 3) @ ag.ones(4, 5)
+    assert "(2, 3)" in str(info.value) and "(4, 5)" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "op",
+    [lambda a, b: a + b, lambda a, b: a * b, ag.maximum, lambda a, b: ag.where(a > 0, a, b)],
+    ids=["add", "mul", "maximum", "where"],
+)
+def test_a_broadcasting_mismatch_names_both_shapes(op):
+    with pytest.raises(ValueError) as info:
+        op(ag.ones(2, 3, requires_grad=True), ag.ones(4, requires_grad=True))
+    message = str(info.value)
+    assert "(2, 3)" in message and "(4,)" in message
+    assert "broadcast" in message

@@ -12,7 +12,7 @@ from hypothesis.extra import numpy as hnp
 import autograd as ag
 from tests.autograd.helpers import check_gradients
 
-PROPERTY = settings(deadline=None, max_examples=40)
+PROPERTY = settings(deadline=None, max_examples=100)
 
 FLOATS = st.floats(-2.0, 2.0, allow_nan=False, allow_infinity=False, width=64)
 SMALL_SHAPES = hnp.array_shapes(min_dims=0, max_dims=4, min_side=1, max_side=4)

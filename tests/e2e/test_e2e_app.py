@@ -43,7 +43,7 @@ def open_page(page, title: str) -> None:
 
 
 def add_input(page, name: str, number: str) -> None:
-    page.get_by_test_id("stButtonGroup").get_by_role("button", name="Input", exact=True).click()
+    page.get_by_role("radio", name="Input", exact=True).click()
     number_box = page.get_by_label("Number", exact=True)
     number_box.fill(number)
     number_box.press("Enter")
@@ -55,8 +55,7 @@ def add_input(page, name: str, number: str) -> None:
 
 def add_operation(page, name: str) -> None:
     """The form's default operation (`add`) applied to the last two nodes."""
-    page.get_by_test_id("stButtonGroup").get_by_role("button", name="Operation",
-                                                     exact=True).click()
+    page.get_by_role("radio", name="Operation", exact=True).click()
     name_box = page.get_by_label("Name (optional)")
     name_box.fill(name)
     name_box.press("Enter")
@@ -106,8 +105,12 @@ def test_screenshots_of_every_page(page, app_url, artifacts_dir):
             open_page(page, title)
         if slug in ("build", "graph"):
             wait_for_app(page)
+        if slug == "gradients":
+            _expect()(page.get_by_test_id("stDataFrame")).to_be_visible()
+            _expect()(page.locator(".katex").first).to_be_visible()
         if slug == "gradient-check":
             _expect()(page.get_by_text("All 2 elements match")).to_be_visible()
+            _expect()(page.get_by_test_id("stVegaLiteChart")).to_be_visible()
         _expect()(page).to_have_url(re.compile(r"[?&]graph="))  # survives page switches
         path = artifacts_dir / f"screenshot-{slug}.png"
         page.screenshot(path=path)
