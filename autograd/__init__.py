@@ -8,7 +8,7 @@
     a.grad, b.grad        # Tensor([4.]), Tensor([2.])
 """
 
-from . import nn, optim, viz  # noqa: E402, I001 - submodules built on the names above
+from . import nn, optim, viz
 from .creation import (
     arange,
     eye,

@@ -208,7 +208,7 @@ def _output_hooks(fn, grad, captured, wanted):
         if id(tensor) in wanted:
             captured[id(tensor)] = grad
     elif tensor._retains_grad:
-        tensor.grad = _accumulate(tensor.grad, _own(grad, tensor), tensor)
+        tensor.grad = _accumulate(tensor.grad, _own(grad, tensor, set()), tensor)
     return grad
 
 
@@ -246,7 +246,7 @@ def _currency(g, tensor, create_graph):
     """A gradient as a Tensor (create_graph) or an array of the input's dtype."""
     if create_graph:
         return g if isinstance(g, Tensor) else Tensor(np.asarray(g, dtype=tensor.dtype))
-    return _array(g).astype(tensor.dtype, copy=False)
+    return np.array(_array(g), dtype=tensor.dtype)  # a copy: it may be a saved array
 
 
 def _array(g):
@@ -267,28 +267,31 @@ def _reduce_to(g, shape, fn):
 
 
 def _write_leaf_grads(leaves, leaf_grads, create_graph):
-    handed_out = set()
+    owners = set()
     for key, tensor in leaves.items():
         g = leaf_grads[key]
         if tensor._hooks:
             g = _apply_hooks(tensor, g)
         if not create_graph:
-            if id(g) in handed_out:
-                g = np.array(g)
-            g = _own(g, tensor)
-            handed_out.add(id(g))
+            g = _own(g, tensor, owners)
         tensor.grad = _accumulate(tensor.grad, g, tensor)
 
 
-def _own(g, tensor):
-    """An array gradient the tensor can keep: its dtype, writeable, sharing memory with nothing
-    else we hand out (MyGrad's rule), so changing one ``.grad`` never changes another."""
+def _own(g, tensor, owners):
+    """An array gradient the tensor can keep: its dtype, writeable, and sharing memory with no
+    other gradient handed out in this backward (MyGrad's rule), so changing one ``.grad`` never
+    changes another. Built-in backwards return fresh arrays or views of them, so a copy is needed
+    only when two leaves would share one buffer."""
     if isinstance(g, Tensor):
         return g
     dtype = tensor.data.dtype
-    if type(g) is not np.ndarray or g.dtype != dtype or g.base is not None \
-            or not g.flags.writeable:
-        return np.array(g, dtype=dtype)
+    if type(g) is not np.ndarray or g.dtype != dtype or not g.flags.writeable:
+        g = np.array(g, dtype=dtype)
+    owner = id(g if g.base is None else g.base)
+    if owner in owners:
+        g = g.copy()
+        owner = id(g)
+    owners.add(owner)
     return g
 
 

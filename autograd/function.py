@@ -14,7 +14,6 @@ import weakref
 import numpy as np
 
 from .grad_mode import _grad_enabled
-from .tensor import Tensor, as_tensor
 
 
 class Function:
@@ -143,3 +142,7 @@ def _broadcast_message(fn, inputs, attrs):
         "axis backwards and must be equal or 1 there; reshape or transpose an operand (for "
         "example x.reshape(-1, 1) turns a row into a column)"
     )
+
+
+# Imported last: tensor.py imports the ops, which subclass Function, so Function must exist first.
+from .tensor import Tensor, as_tensor  # noqa: E402

@@ -47,6 +47,7 @@ class SGD(Optimizer):
         self.lr = lr
         self.momentum = momentum
         self._buffers = [None] * len(self.params)
+        self._scratch = [None] * len(self.params)
 
     @no_grad()
     def step(self):
@@ -63,7 +64,14 @@ class SGD(Optimizer):
                     buf += g
                 g = buf
             data = p.data
-            data -= self.lr * g
+            data -= self._scaled(position, g)
+
+    def _scaled(self, position, g):
+        """``lr * g`` in a buffer kept per parameter: no fresh megabyte-sized array each step."""
+        scratch = self._scratch[position]
+        if scratch is None or scratch.shape != g.shape or scratch.dtype != g.dtype:
+            scratch = self._scratch[position] = np.empty_like(g)
+        return np.multiply(g, self.lr, out=scratch)
 
 
 class Adam(Optimizer):

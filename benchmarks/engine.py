@@ -1,6 +1,8 @@
 """Engine benchmarks: our autograd against PyTorch CPU eager and hand-written NumPy.
 
-Run from the repository root:  python benchmarks/engine.py [--quick] [--only NAME[,NAME]]
+Run from the repository root:
+    python benchmarks/engine.py [--quick] [--only NAME[,NAME]] [--threads N] [--profile]
+(--profile prints cProfile's costliest functions of our engine instead of timing.)
 
 Every number is the median of several repeats; the repeats of the engines being compared run
 interleaved, so a slow moment of the machine hurts all of them alike. Each row shows ratios
@@ -10,18 +12,22 @@ in each engine and the results are compared, so a benchmark never times a wrong 
 """
 
 import argparse
+import cProfile
 import ctypes
+import gc
 import os
 import platform
+import pstats
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and _timing beside us
+    if path not in sys.path:
+        sys.path.insert(0, path)
 
 from _timing import (  # noqa: E402
     Case,
@@ -156,7 +162,6 @@ def chain_case(leaf, shape, n_ops):
     def run(state):
         x_leaf, w_leaf, b_leaf = state
         elementwise_chain(x_leaf, w_leaf, b_leaf, n_ops).sum().backward()
-        return w_leaf.grad.numpy(), b_leaf.grad.numpy()
 
     return Case(run, setup)
 
@@ -221,8 +226,10 @@ def bench_overhead(config):
 def _check_chain(cases, shape, n_ops, name):
     want = numpy_chain_case(shape, n_ops).run(None)
     for engine, case in cases.items():
-        for got, expected, leaf in zip(case.run(case.setup()), want, "wb", strict=True):
-            _check(f"{name}: {engine} grad of {leaf}", got, expected)
+        state = case.setup()
+        case.run(state)
+        for leaf, expected, label in zip(state[1:], want, "wb", strict=True):
+            _check(f"{name}: {engine} grad of {label}", leaf.grad.numpy(), expected)
 
 
 def bench_deep(config):
@@ -264,9 +271,8 @@ def fan_in_case(leaf):
         for product in products[1:]:
             total = total + product
         total.backward()
-        return [a.grad.item() for a in a_leaves[:100]]
 
-    return Case(run, setup), b_values[:100]
+    return Case(run, setup), b_values
 
 
 def bench_fanin(config):
@@ -275,7 +281,9 @@ def bench_fanin(config):
     if torch is not None:
         cases["torch"] = fan_in_case(torch_leaf)[0]
     for engine, case in cases.items():
-        _check(f"fan-in: {engine} grad of a_i", case.run(case.setup()), want)
+        state = case.setup()
+        case.run(state)
+        _check(f"fan-in: {engine} grad of a_i", [a.grad.item() for a in state[0]], want)
     times = median_seconds(cases, *config)
     return [Row("fan-in (sum of 10,000 products)", "ms", times["ours"] * 1e3,
                 _scaled(times.get("torch"), 1e3), None, "torch", 0.7)]
@@ -320,19 +328,21 @@ def scalar_mlp_case(leaf):
             h = out
         loss = (h[0] - 0.5) ** 2
         loss.backward()
-        return [p.grad.item() for p in parameters]
 
-    return Case(run, setup)
+    return Case(run, setup), parameters
 
 
 def bench_scalar(config):
-    cases = {"ours": scalar_mlp_case(ours_leaf)}
-    if torch is not None:
-        cases["torch"] = scalar_mlp_case(torch_leaf)
-        for case in cases.values():
-            case.setup()
-        _check("scalar MLP: ours vs torch parameter grads", cases["ours"].run(None),
-               cases["torch"].run(None))
+    cases, grads = {}, {}
+    for engine, leaf in (("ours", ours_leaf), ("torch", torch_leaf)):
+        if engine == "torch" and torch is None:
+            continue
+        cases[engine], parameters = scalar_mlp_case(leaf)
+        cases[engine].setup()
+        cases[engine].run(None)
+        grads[engine] = [p.grad.item() for p in parameters]
+    if "torch" in grads:
+        _check("scalar MLP: ours vs torch parameter grads", grads["ours"], grads["torch"])
     times = median_seconds(cases, *config)
     return [Row("scalar MLP 2-16-16-1 (0-d tensors)", "ms", times["ours"] * 1e3,
                 _scaled(times.get("torch"), 1e3), None, "torch", 1.0, strict=True)]
@@ -427,7 +437,7 @@ def mlp_cases(dtype):
         loss = F.cross_entropy(model(x_ours), y_ours)
         loss.backward()
         opt.step()
-        return loss.item()
+        return loss
 
     cases["ours"] = Case(ours_step)
     engines = {"ours": lambda: [p.numpy() for p in model.parameters()]}
@@ -442,7 +452,7 @@ def mlp_cases(dtype):
             loss = torch.nn.functional.cross_entropy(torch_model(x_torch), y_torch)
             loss.backward()
             torch_opt.step()
-            return loss.item()
+            return loss
 
         cases["torch"] = Case(torch_step)
         engines["torch"] = lambda: [p.detach().numpy() for p in torch_model.parameters()]
@@ -450,8 +460,8 @@ def mlp_cases(dtype):
     tol = {"rtol": 1e-8, "atol": 1e-8} if dtype == np.float64 else {"rtol": 1e-4, "atol": 1e-5}
     want_loss = cases["numpy"].run(None)
     for engine, parameters in engines.items():
-        _check(f"MLP {np.dtype(dtype).name}: {engine} loss", cases[engine].run(None), want_loss,
-               **tol)
+        _check(f"MLP {np.dtype(dtype).name}: {engine} loss", cases[engine].run(None).item(),
+               want_loss, **tol)
         for i, (got, want) in enumerate(zip(parameters(), reference.params, strict=True)):
             _check(f"MLP {np.dtype(dtype).name}: {engine} parameter {i} after one step", got,
                    want, **tol)
@@ -536,7 +546,37 @@ fan-in: 10,000 products a_i*b_i of 0-d float64 leaves, summed as a chain of 9,99
   (not pairwise), then backward; 20,000 leaves are built untimed.
 scalar MLP: micrograd's 2-16-16-1 net from 0-d float64 tensors (tanh hidden, linear output),
   neuron = b + sum of w_i*x_i, loss (out - 0.5)**2, forward + backward of one sample.
+Threads: NumPy's BLAS and PyTorch get the same count (--threads, default 1). Objects alive before
+  timing are frozen out of the garbage collector's sight (gc.freeze), so collections during a run
+  cost what the workload's own objects cost; a process holding many objects (torch, Streamlit)
+  makes every engine that allocates Python objects per op slower.
+Every workload ran once in each engine and agreed before it was timed.
 Ratios are ours / baseline: below 1 means ours is faster (or smaller)."""
+
+
+def profile(name, top=18):
+    """Profile our engine alone on one workload with cProfile and print the costliest functions."""
+    builders = {
+        "overhead": (lambda: chain_case(ours_leaf, CHAIN_SHAPE, CHAIN_OPS), 30),
+        "mlp": (lambda: mlp_cases(np.float64)["ours"], 200),
+        "deep": (lambda: chain_case(ours_leaf, (), DEEP_OPS), 1),
+        "fanin": (lambda: fan_in_case(ours_leaf)[0], 3),
+        "scalar": (lambda: scalar_mlp_case(ours_leaf)[0], 100),
+    }
+    build, runs = builders[name]
+    case = build()
+    states = [case.setup() if case.setup else None for _ in range(runs + 1)]
+    case.run(states.pop())
+    gc.collect()
+    gc.freeze()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for state in states:
+        case.run(state)
+    profiler.disable()
+    gc.unfreeze()
+    print(f"\n--- profile of ours on {name}: {runs} run(s), sorted by own time ---")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
 
 
 def main(argv=None):
@@ -546,6 +586,8 @@ def main(argv=None):
                         help="BLAS and PyTorch threads, the same for both (default 1)")
     parser.add_argument("--only", metavar="NAME[,NAME]",
                         help=f"run only these benchmarks, from: {', '.join(BENCHMARKS)}")
+    parser.add_argument("--profile", action="store_true",
+                        help="instead of timing, profile our engine on the chosen benchmarks")
     args = parser.parse_args(argv)
     chosen = BENCHMARKS if args.only is None else tuple(args.only.split(","))
     unknown = [name for name in chosen if name not in BENCHMARKS]
@@ -554,6 +596,10 @@ def main(argv=None):
     settings = QUICK if args.quick else FULL
 
     print("\n".join(machine_report(args.threads)))
+    if args.profile:
+        for name in chosen:
+            profile(name)
+        return
     print(f"run     : {'--quick' if args.quick else 'full'}; (repeats, calls per repeat, warm-ups) "
           + ", ".join(f"{name} {settings[name]}" for name in chosen) + "\n")
     runners = {"overhead": bench_overhead, "mlp": bench_mlp, "deep": bench_deep,

@@ -135,36 +135,40 @@ def ensure_state() -> None:
     state.setdefault(NOTICES, [])
     state.setdefault(ERRORS, {})
     incoming = {key: st.query_params.get(key) for key in QUERY_KEYS}
-    new_session = HISTORY not in state
-    new_link = any(v is not None for v in incoming.values()) and incoming != state.get(URL_WRITTEN)
-    if new_session:
-        state[HISTORY] = History(default_spec())
-        state[OPTIONS] = Options()
-    if new_session or new_link:
-        _load_link(incoming, keep_graph=not new_session)
+    if HISTORY not in state:
+        linked = _linked_spec(incoming.get("graph"), fallback="the default graph is shown")
+        state[HISTORY] = History(linked or default_spec())
+        _load_options(incoming)
+    elif any(v is not None for v in incoming.values()) and incoming != state.get(URL_WRITTEN):
+        linked = _linked_spec(incoming.get("graph"), fallback="the graph you had stays")
+        if linked is not None:
+            state[HISTORY] = history().push(linked)
+        _load_options(incoming)
 
 
-def _load_link(query: dict[str, str | None], *, keep_graph: bool) -> None:
-    token = query.get("graph")
-    if token:
-        try:
-            linked = share.decode(token)
-            _cache.evaluate(linked.to_json())
-        except SpecError as err:
-            fallback = "the graph you had stays" if keep_graph else "the default graph is shown"
-            notice("error", f"This link's graph could not be opened, so {fallback}. {err}")
-        else:
-            if keep_graph or linked.to_json() != spec_json():
-                st.session_state[HISTORY] = history().push(linked)
-    linked_options, ignored = options_from_query(query)
-    st.session_state[OPTIONS] = linked_options
+def _linked_spec(token: str | None, fallback: str) -> GraphSpec | None:
+    """The graph a link carries, if it has one that opens; a notice says why when it does not."""
+    if not token:
+        return None
+    try:
+        linked = share.decode(token)
+        _cache.evaluate(linked.to_json())
+    except SpecError as err:
+        notice("error", f"This link's graph could not be opened, so {fallback}. {err}")
+        return None
+    return linked
+
+
+def _load_options(query: dict[str, str | None]) -> None:
+    options, ignored = options_from_query(query)
+    st.session_state[OPTIONS] = options
     if ignored:
         notice("warning", "Ignored link settings: " + "; ".join(ignored) + ".")
 
 
 def sync_url() -> None:
     """Write the current graph and options into the URL, so the address bar is a share link."""
-    wanted = {"graph": _cache.share_token(spec_json()), **options().to_query()}
+    wanted = share_query()
     params = st.query_params
     for key in QUERY_KEYS:
         if key in wanted:
@@ -187,7 +191,8 @@ def apply_edit(form: str, make: Callable[[GraphSpec], GraphSpec]) -> bool:
     """Push `make(spec)` if it evaluates; else keep the graph and remember the error for `form`."""
     try:
         candidate = make(spec())
-        _cache.evaluate(candidate.to_json())
+        if len(candidate):
+            _cache.evaluate(candidate.to_json())
     except SpecError as err:
         st.session_state[ERRORS][form] = err
         return False

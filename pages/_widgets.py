@@ -99,15 +99,18 @@ def _list_literal(text: str) -> list:
 # --- op attributes -------------------------------------------------------------------------------
 
 
-def attr_widgets(prefix: str, info: OpInfo, operand_ndim: int) -> None:
-    """One widget per attribute of `info`, in the form its type asks for."""
+def attr_widgets(prefix: str, info: OpInfo, operand_shape: tuple[int, ...]) -> None:
+    """One widget per attribute of `info`, in the form its type asks for.
+
+    `operand_shape` (the first operand's) sets the offered axes and the default of a shape.
+    """
     for attr in info.attrs:
         key = f"{prefix}_{info.name}_{attr.name}"
-        _attr_widget(key, attr, operand_ndim)
+        _attr_widget(key, attr, operand_shape)
 
 
-def _attr_widget(key: str, attr: Attr, ndim: int) -> None:
-    label = attr.name
+def _attr_widget(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    label, ndim = attr.name, len(shape)
     if attr.type == "choice":
         st.selectbox(label, attr.choices, index=attr.choices.index(attr.default), key=key)
     elif attr.type == "bool":
@@ -129,7 +132,7 @@ def _attr_widget(key: str, attr: Attr, ndim: int) -> None:
             help="Pick axes in order; leave empty for the default.",
         )
     elif attr.type == "shape":
-        _ints_widgets(key, label, -1, (ndim,) if ndim else (1,))
+        _ints_widgets(key, label, -1, shape[:UI_MAX_NDIM] or (1,))
     elif attr.type == "index":
         _ints_widgets(key, label, -limits.MAX_ELEMENTS, (0,))
     else:

@@ -118,7 +118,7 @@ def add_node_form() -> None:
                 default = max(len(names) - info.arity + i, 0)
                 col.selectbox(f"Operand {i + 1}", names, index=default, key=f"add_operand_{i}")
             first = st.session_state.get("add_operand_0", names[-1])
-        _widgets.attr_widgets("add_attr", info, result.node(first).value.ndim)
+        _widgets.attr_widgets("add_attr", info, result.node(first).shape)
         stem = op
     else:
         _widgets.value_widgets("add_value")

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from .. import creation
+from ..ops.linalg import linear
 from ..tensor import Tensor
 from .module import Module
 
@@ -25,8 +26,7 @@ class Linear(Module):
         self.bias = _uniform((out_features,), bound, dtype, "bias") if bias else None
 
     def forward(self, x):
-        y = x @ self.weight.T
-        return y if self.bias is None else y + self.bias
+        return linear(x, self.weight, self.bias)
 
     def extra_repr(self):
         return (

@@ -31,7 +31,7 @@ from .elementwise import (
     tanh,
     where,
 )
-from .linalg import MatMul, matmul
+from .linalg import Linear, MatMul, linear, matmul
 from .reduce import (
     LogSoftmax,
     LogSumExp,

@@ -41,6 +41,38 @@ class MatMul(Function):
         return grad_a, grad_b
 
 
+class Linear(Function):
+    """``x @ weight.T + bias`` as one node, as PyTorch's addmm does: the weight's gradient
+    ``grad.T @ x`` comes out in the weight's own (out, in) layout, with no transpose to undo."""
+
+    __slots__ = ()
+    array_backward = True
+
+    def forward(self, x, weight, bias=None):
+        if x.ndim == 0 or weight.ndim != 2 or x.shape[-1] != weight.shape[1]:
+            raise ValueError(
+                f"linear: input of shape {x.shape} has {x.shape[-1] if x.ndim else 0} features on "
+                f"its last axis, but the weight of shape {weight.shape} expects "
+                f"{weight.shape[1] if weight.ndim == 2 else '?'} (weight is (out_features, "
+                "in_features)); reshape the input or build the layer with matching in_features"
+            )
+        self.save_for_backward(x, weight)
+        out = np.matmul(x, weight.T)
+        if bias is not None:
+            out += bias
+        return out
+
+    def backward(self, grad):
+        x, weight = self.saved_tensors
+        needs = self.needs_input_grad
+        rows = grad.reshape(-1, grad.shape[-1])
+        grad_x = grad @ weight if needs[0] else None
+        grad_weight = rows.T @ x.reshape(-1, x.shape[-1]) if needs[1] else None
+        if len(needs) == 2:
+            return grad_x, grad_weight
+        return grad_x, grad_weight, (rows.sum(axis=0) if needs[2] else None)
+
+
 def _shape_message(a_shape, b_shape):
     if not a_shape or not b_shape:
         return (f"matmul needs tensors with at least one dimension, got shapes {a_shape} and "
@@ -58,3 +90,8 @@ def _shape_message(a_shape, b_shape):
 
 def matmul(a, b):
     return MatMul.apply(a, b)
+
+
+def linear(x, weight, bias=None):
+    """``x @ weight.T + bias`` (PyTorch's ``nn.functional.linear``)."""
+    return Linear.apply(x, weight) if bias is None else Linear.apply(x, weight, bias)
