@@ -1,4 +1,9 @@
-"""Spec -> tensors -> Result: every node's value, gradient, shape, local derivative and flag."""
+"""Spec -> tensors -> Result: every node's value, gradient, shape, local derivative and flag.
+
+The graph is built with the engine in spec order; every intermediate keeps its gradient
+(``retain_grad``) so the drawing and the tables can show the whole chain. NumPy's warnings are
+silenced and NaN or inf is reported instead, on the node where it first appears.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+import autograd as ag
+
+from . import limits, registry
+from .errors import SpecError
 
 
 @dataclass(frozen=True)
@@ -29,7 +39,8 @@ class NodeResult:
 
 @dataclass(frozen=True)
 class Result:
-    """A whole evaluated graph; nodes are in spec order."""
+    """A whole evaluated graph; nodes are in spec order. ``seeded_with_ones`` says the output
+    was not a single number, so backward started from ones (the gradient of its sum)."""
 
     spec: Any
     output: str
@@ -42,6 +53,8 @@ class Result:
         object.__setattr__(self, "_index", {n.name: i for i, n in enumerate(self.nodes)})
 
     def node(self, name: str) -> NodeResult:
+        if name not in self._index:
+            raise SpecError(f"there is no node called {name!r:.40} in this graph")
         return self.nodes[self._index[name]]
 
     def value(self, name: str) -> np.ndarray:
@@ -49,3 +62,167 @@ class Result:
 
     def grad(self, name: str) -> np.ndarray | None:
         return self.node(name).grad
+
+
+def output_name(spec, output=None) -> str:
+    """The node backward starts from: ``output`` if given, else the spec's chosen or last node."""
+    if not len(spec):
+        raise SpecError("the graph is empty: add an input such as x = 2.0 first")
+    name = output if output is not None else spec.effective_output
+    if name not in spec:
+        raise SpecError(f"the output {name!r:.40} is not a node of this graph; pick one of its "
+                        "nodes as the output")
+    return name
+
+
+def forward(spec, leaves=None) -> dict[str, ag.Tensor]:
+    """Build every node's tensor in spec order (recording for backward unless inside no_grad).
+
+    ``leaves`` may replace leaf values by name (the finite-difference check perturbs inputs
+    this way). Errors name the node, the op and the operand shapes.
+    """
+    tensors: dict[str, ag.Tensor] = {}
+    with np.errstate(all="ignore"):
+        for node in spec.nodes:
+            if node.kind == "op":
+                tensors[node.name] = _apply(node, [tensors[name] for name in node.operands])
+            else:
+                value = leaves[node.name] if leaves and node.name in leaves else node.array()
+                tensors[node.name] = ag.Tensor(value, requires_grad=node.kind == "input",
+                                               name=node.name)
+    return tensors
+
+
+def _apply(node, operands):
+    info = registry.get(node.op)
+    _check_result_size(node, operands)
+    try:
+        result = info.apply(*operands, **node.attrs)
+    except (ValueError, TypeError, IndexError, ZeroDivisionError) as error:
+        shapes = ", ".join(f"{name} {_shape(t.shape)}"
+                           for name, t in zip(node.operands, operands))
+        raise SpecError(f"{node.op} failed on operands {shapes}: {error}", node=node.name) from None
+    if result.size > limits.MAX_ELEMENTS:
+        raise SpecError(f"{node.op} gives a tensor of shape {_shape(result.shape)} "
+                        f"({result.size:,} elements); the limit is {limits.MAX_ELEMENTS:,}",
+                        node=node.name)
+    result.name = node.name
+    return result
+
+
+def _check_result_size(node, operands):
+    """Refuse an elementwise op whose broadcast result would be too large, before computing it."""
+    if len(operands) < 2:
+        return
+    try:
+        shape = np.broadcast_shapes(*[t.shape for t in operands])
+    except ValueError:
+        return
+    if int(np.prod(shape)) > limits.MAX_ELEMENTS:
+        raise SpecError(f"{node.op} would broadcast its operands to shape {_shape(shape)} "
+                        f"({int(np.prod(shape)):,} elements); the limit is "
+                        f"{limits.MAX_ELEMENTS:,}. Check the operands' shapes",
+                        node=node.name)
+
+
+def _shape(shape) -> str:
+    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def evaluate(spec, output=None) -> Result:
+    """Forward and backward through ``spec``: every node's value and gradient.
+
+    Gradients are d output / d node, for every node that depends on an input (zero where the
+    output does not depend on it); constants and nodes made only of constants have none.
+    """
+    output = output_name(spec, output)
+    tensors = forward(spec)
+    for node in spec.nodes:
+        if node.kind == "op" and tensors[node.name].requires_grad:
+            tensors[node.name].retain_grad()
+    root = tensors[output]
+    with np.errstate(all="ignore"):
+        if root.requires_grad:
+            root.backward(np.ones(root.shape))
+    grads = {node.name: _gradient(tensors[node.name]) for node in spec.nodes}
+    flags = _flags(spec, tensors, grads, output)
+    nodes = tuple(
+        NodeResult(
+            name=node.name,
+            kind=node.kind,
+            op=node.op,
+            operands=node.operands,
+            attrs=dict(node.attrs),
+            value=tensors[node.name].data,
+            grad=grads[node.name],
+            derivative=registry.get(node.op).derivative if node.kind == "op" else None,
+            flag=flags.get(node.name),
+        )
+        for node in spec.nodes
+    )
+    return Result(spec, output, root.size != 1, nodes, flags)
+
+
+def _gradient(tensor):
+    if not tensor.requires_grad:
+        return None
+    if tensor.grad is None:
+        return np.zeros(tensor.shape)
+    return tensor.grad.data
+
+
+def _flags(spec, tensors, grads, output) -> dict[str, str]:
+    """Where NaN or inf first appears: in a value whose operands are finite, or in a gradient
+    whose consumers' gradients are finite (so the cause is this node's local derivative)."""
+    flags = {}
+    finite_value = {}
+    for node in spec.nodes:
+        value = tensors[node.name].data
+        finite_value[node.name] = bool(np.isfinite(value).all())
+        if not finite_value[node.name] and all(finite_value[o] for o in node.operands):
+            flags[node.name] = _value_problem(node, tensors, value)
+    consumers = {name: [] for name in spec.names}
+    for node in spec.nodes:
+        for operand in node.operands:
+            consumers[operand].append(node.name)
+    for node in spec.nodes:
+        grad = grads[node.name]
+        if grad is None or node.name in flags or np.isfinite(grad).all():
+            continue
+        fed = [c for c in consumers[node.name] if grads[c] is not None]
+        if all(np.isfinite(grads[c]).all() for c in fed):
+            flags[node.name] = _gradient_problem(node, fed, grad)
+    return flags
+
+
+def _value_problem(node, tensors, value) -> str:
+    what = _non_finite(value)
+    if node.kind != "op":
+        return f"this value holds {what}"
+    operands = [tensors[o].data for o in node.operands]
+    causes = {
+        "log": lambda a: ("log of 0 is -inf and log of a negative number is NaN"
+                          if (a <= 0).any() else None),
+        "sqrt": lambda a: "sqrt of a negative number is NaN" if (a < 0).any() else None,
+        "div": lambda a, b: "division by zero" if (b == 0).any() else None,
+        "exp": lambda a: ("exp overflows to inf above about 709 (float64): subtract the max "
+                          "first, as softmax does" if (a > 709).any() else None),
+    }
+    cause = causes.get(node.op, lambda *a: None)(*operands)
+    return f"{node.op} gives {what}" + (f": {cause}" if cause else "")
+
+
+def _gradient_problem(node, consumers, grad) -> str:
+    what = _non_finite(grad)
+    via = f" (through {', '.join(consumers)})" if consumers else ""
+    return (f"the gradient becomes {what} here{via}: a local derivative is infinite at this "
+            "value, e.g. sqrt or log at 0, or 0 ** p with p < 1")
+
+
+def _non_finite(a) -> str:
+    kinds = []
+    if np.isnan(a).any():
+        kinds.append("NaN")
+    if np.isinf(a).any():
+        kinds.append("inf")
+    return " and ".join(kinds)

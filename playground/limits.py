@@ -38,6 +38,8 @@ MAX_SHARE_CHARS = 16_000
 # Finite differences (playground.checks).
 FD_MAX_ELEMENTS = 2_000
 """Input elements the gradient check perturbs, two forward passes each."""
+SWEEP_MAX_ELEMENTS = 64
+"""Input elements the epsilon sweep samples (evenly spaced), at each of its ten epsilons."""
 
 # Editing (playground.edits).
 MAX_HISTORY = 100

@@ -1,0 +1,122 @@
+"""Finite differences against the engine: the element table and the epsilon sweep.
+
+For every element of every input, the central difference (f(x + eps) - f(x - eps)) / (2 eps)
+of the output (of its sum, when the output is not one number, matching the ones that seed
+backward) is set beside the analytic gradient from ``evaluate``. Each perturbed side costs one
+forward pass under ``no_grad``, never a backward.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+import autograd as ag
+
+from . import limits
+from .errors import SpecError
+from .evaluate import evaluate, forward, output_name
+
+ATOL = 1e-6
+RTOL = 1e-4
+"""An element passes when |analytic - numeric| <= ATOL + RTOL * max(|analytic|, |numeric|)."""
+
+EPSILONS = tuple(10.0 ** -k for k in range(1, 11))
+COLUMNS = ["node", "index", "analytic", "numeric", "abs_error", "rel_error", "passed"]
+
+
+def gradient_check(spec, output=None, eps=1e-6, max_elements=limits.FD_MAX_ELEMENTS):
+    """One row per input element: analytic and numeric gradients, their errors, and pass/fail."""
+    if not 0 < eps < 1:
+        raise SpecError(f"epsilon must lie between 0 and 1, got {eps!r:.20}; 1e-6 is a good start")
+    output = output_name(spec, output)
+    elements = _elements(spec, max_elements)
+    analytic = evaluate(spec, output)
+    probe = _Probe(spec, output)
+    rows = []
+    for name, index in elements:
+        a = float(analytic.grad(name)[index])
+        n = probe.central_difference(name, index, eps)
+        rows.append(_row(name, index, a, n))
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    table.attrs["objective"] = _objective(analytic)
+    table.attrs["eps"] = eps
+    return table
+
+
+def epsilon_sweep(spec, output=None, epsilons=EPSILONS):
+    """The largest absolute and relative error at each epsilon: too large an epsilon suffers
+    truncation error (about eps**2), too small a one round-off (about 1e-16 / eps)."""
+    output = output_name(spec, output)
+    elements = _elements(spec, limits.FD_MAX_ELEMENTS)
+    if len(elements) > limits.SWEEP_MAX_ELEMENTS:
+        picks = np.linspace(0, len(elements) - 1, limits.SWEEP_MAX_ELEMENTS).round().astype(int)
+        elements = [elements[i] for i in picks]
+    analytic = evaluate(spec, output)
+    probe = _Probe(spec, output)
+    rows = []
+    for eps in epsilons:
+        errors = [_row(name, index, float(analytic.grad(name)[index]),
+                       probe.central_difference(name, index, eps))
+                  for name, index in elements]
+        rows.append({"eps": eps,
+                     "max_abs_error": max(e["abs_error"] for e in errors),
+                     "max_rel_error": max(e["rel_error"] for e in errors)})
+    table = pd.DataFrame(rows, columns=["eps", "max_abs_error", "max_rel_error"])
+    table.attrs["elements"] = len(elements)
+    table.attrs["objective"] = _objective(analytic)
+    return table
+
+
+def _elements(spec, max_elements):
+    inputs = [node for node in spec.nodes if node.kind == "input"]
+    if not inputs:
+        raise SpecError("there is no input to check: gradients are taken with respect to inputs "
+                        "(x = 2.0); constants (const(...)) have none")
+    total = sum(int(np.prod(node.shape)) for node in inputs)
+    if total > max_elements:
+        raise SpecError(f"the inputs have {total:,} elements in all, more than the "
+                        f"{max_elements:,} the finite-difference check perturbs (two forward "
+                        "passes each); make the inputs smaller to check them")
+    return [(node.name, index) for node in inputs for index in np.ndindex(*node.shape)]
+
+
+class _Probe:
+    """Forward passes of the output with one input element moved."""
+
+    def __init__(self, spec, output):
+        self.spec = spec
+        self.output = output
+        self.leaves = {node.name: node.array() for node in spec.nodes if node.kind != "op"}
+
+    def value(self):
+        with ag.no_grad():
+            return float(np.sum(forward(self.spec, self.leaves)[self.output].data))
+
+    def central_difference(self, name, index, eps):
+        array = self.leaves[name]
+        original = array[index]
+        try:
+            array[index] = original + eps
+            plus = self.value()
+            array[index] = original - eps
+            minus = self.value()
+        finally:
+            array[index] = original
+        return (plus - minus) / (2 * eps)
+
+
+def _row(name, index, analytic, numeric):
+    with np.errstate(all="ignore"):
+        abs_error = abs(analytic - numeric)
+        scale = max(abs(analytic), abs(numeric))
+        rel_error = abs_error / scale if scale > 0 else 0.0
+    passed = bool(np.isfinite(abs_error) and abs_error <= ATOL + RTOL * scale)
+    return {"node": name, "index": index, "analytic": analytic, "numeric": numeric,
+            "abs_error": abs_error, "rel_error": rel_error, "passed": passed}
+
+
+def _objective(result):
+    if result.seeded_with_ones:
+        return f"sum({result.output})"
+    return result.output
