@@ -27,8 +27,7 @@ COLUMNS = ["node", "index", "analytic", "numeric", "abs_error", "rel_error", "pa
 
 def gradient_check(spec, output=None, eps=1e-6, max_elements=limits.FD_MAX_ELEMENTS):
     """One row per input element: analytic and numeric gradients, their errors, and pass/fail."""
-    if not 0 < eps < 1:
-        raise SpecError(f"epsilon must lie between 0 and 1, got {eps!r:.20}; 1e-6 is a good start")
+    _check_eps(eps)
     output = output_name(spec, output)
     elements = _elements(spec, max_elements)
     analytic = evaluate(spec, output)
@@ -47,6 +46,9 @@ def gradient_check(spec, output=None, eps=1e-6, max_elements=limits.FD_MAX_ELEME
 def epsilon_sweep(spec, output=None, epsilons=EPSILONS):
     """The largest absolute and relative error at each epsilon: too large an epsilon suffers
     truncation error (about eps**2), too small a one round-off (about 1e-16 / eps)."""
+    epsilons = tuple(epsilons)
+    for eps in epsilons:
+        _check_eps(eps)
     output = output_name(spec, output)
     elements = _elements(spec, limits.FD_MAX_ELEMENTS)
     if len(elements) > limits.SWEEP_MAX_ELEMENTS:
@@ -66,6 +68,11 @@ def epsilon_sweep(spec, output=None, epsilons=EPSILONS):
     table.attrs["elements"] = len(elements)
     table.attrs["objective"] = _objective(analytic)
     return table
+
+
+def _check_eps(eps):
+    if isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 < eps < 1:
+        raise SpecError(f"epsilon must lie between 0 and 1, got {eps!r:.20}; 1e-6 is a good start")
 
 
 def _elements(spec, max_elements):

@@ -172,8 +172,9 @@ def _gradient(tensor):
 
 
 def _flags(spec, tensors, grads, output) -> dict[str, str]:
-    """Where NaN or inf first appears: in a value whose operands are finite, or in a gradient
-    whose consumers' gradients are finite (so the cause is this node's local derivative)."""
+    """Where NaN or inf first appears: in a value whose operands are finite, or in the gradient
+    of a finite value whose consumers' values and gradients are finite (so the cause is a local
+    derivative there, not a NaN or inf already flagged upstream)."""
     flags = {}
     finite_value = {}
     for node in spec.nodes:
@@ -187,10 +188,10 @@ def _flags(spec, tensors, grads, output) -> dict[str, str]:
             consumers[operand].append(node.name)
     for node in spec.nodes:
         grad = grads[node.name]
-        if grad is None or node.name in flags or np.isfinite(grad).all():
+        if grad is None or not finite_value[node.name] or np.isfinite(grad).all():
             continue
         fed = [c for c in consumers[node.name] if grads[c] is not None]
-        if all(np.isfinite(grads[c]).all() for c in fed):
+        if all(finite_value[c] and np.isfinite(grads[c]).all() for c in fed):
             flags[node.name] = _gradient_problem(node, fed, grad)
     return flags
 

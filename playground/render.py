@@ -222,7 +222,8 @@ def _ascii_line(n: NodeResult, result: Result) -> str:
     if n.flag:
         tags.append("⚠ " + n.flag)
     tail = f"  [{'; '.join(tags)}]" if tags else ""
-    return f"{head}  {format_shape(n.shape)}  value {_inline(n.value)}  grad {_inline(n.grad)}{tail}"
+    numbers = f"value {_inline(n.value)}  grad {_inline(n.grad)}"
+    return f"{head}  {format_shape(n.shape)}  {numbers}{tail}"
 
 
 def to_ascii(result: Result) -> str:
@@ -234,7 +235,8 @@ def to_ascii(result: Result) -> str:
     by_name = {n.name: n for n in result.nodes}
     out: list[str] = []
     expanded: set[str] = set()
-    stack: list[tuple[str, str, str]] = [(result.output, "", "")]  # name, first prefix, child prefix
+    # (name, prefix of its own line, prefix of its children's lines)
+    stack: list[tuple[str, str, str]] = [(result.output, "", "")]
     while stack:
         name, prefix, child_prefix = stack.pop()
         n = by_name[name]
@@ -270,7 +272,7 @@ def _ancestors(result: Result) -> set[str]:
 
 
 def to_svg(dot_source: str, timeout: float = 10.0) -> str | None:
-    """SVG text of a DOT drawing, or None when the `dot` program is missing, fails or is too slow."""
+    """SVG text of a DOT drawing; None when the `dot` program is missing, fails or is too slow."""
     dot = shutil.which("dot")
     if dot is None:
         return None

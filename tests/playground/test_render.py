@@ -6,7 +6,9 @@ import shutil
 import numpy as np
 import pytest
 
+from playground import evaluate, parse
 from playground.evaluate import NodeResult, Result
+from playground.presets import PRESETS, get
 from playground.render import (
     format_array,
     format_number,
@@ -226,3 +228,27 @@ def test_ascii_of_a_long_chain_does_not_recurse():
               for i in range(1, 1500)]
     result = Result(spec=None, output="n1499", seeded_with_ones=False, nodes=tuple(nodes))
     assert len(to_ascii(result).splitlines()) == 1500
+
+
+def test_an_op_with_attributes_shows_them_in_its_oval():
+    dot = to_dot(evaluate(parse("x = [[1.0, 2.0]]\ns = sum(x, axis=0, keepdims=True)")))
+    assert 'label="sum (axis=0, keepdims=True)"' in _statement(dot, "s#op")
+
+
+def test_an_evaluated_flag_and_output_get_their_styles():
+    result = evaluate(get("softmax_naive").spec)
+    dot = to_dot(result)
+    assert 'fillcolor="#fee2e2"' in _statement(dot, "e")
+    assert "⚠ exp gives inf" in _statement(dot, "e")
+    assert 'fillcolor="#dcfce7"' in _statement(dot, "L")
+    assert 'fillcolor="#fee2e2"' not in _statement(dot, "p")
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_every_preset_draws_every_node_and_graphviz_accepts_it(compact):
+    for preset in PRESETS:
+        dot = to_dot(evaluate(preset.spec), compact=compact)
+        for name in preset.spec.names:
+            _statement(dot, name)
+        if shutil.which("dot") is not None:
+            assert to_svg(dot) is not None, preset.key

@@ -1,0 +1,209 @@
+"""Named example graphs, each with a title and one sentence for a student.
+
+The first ones are the worked examples of the classic autograd tutorials, with their numbers:
+numpygrad's d = a*b + a, the micrograd-style notebook's d = (a + 3) + (a * 2), babygrad's
+c = a*b, d = c*w on vectors, MiniTorchBR's sum of a product, micrograd's tanh neuron and PyGrad's
+z = y + y. Then small models (logistic regression, a two-layer MLP) and three lessons:
+broadcasting, and softmax of large logits written naively next to its stable form.
+
+Each graph is written in the expression language and parsed once, at import.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import SpecError
+from .expr import parse
+from .spec import GraphSpec
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One example: ``key`` for links and menus, ``title``, one sentence, and the graph."""
+
+    key: str
+    title: str
+    explanation: str
+    spec: GraphSpec
+
+
+_SOURCES = (
+    (
+        "classic",
+        "d = a·b + a",
+        "a reaches d along two paths, directly and through c = a·b, so its gradient is the "
+        "sum of both: ∂d/∂a = b + 1 = 4, while ∂d/∂b = a = 2.",
+        """
+        a = 2.0
+        b = 3.0
+        c = a * b
+        d = c + a
+        """,
+    ),
+    (
+        "two_paths",
+        "d = (a + 3) + (a · 2)",
+        "Every + passes its gradient on unchanged and × 2 doubles it, so the two paths from a "
+        "give 1 + 2 = 3; the numbers 3 and 2 are constants and get no gradient.",
+        """
+        a = 2.0
+        b = a + 3.0
+        c = a * 2.0
+        d = b + c
+        """,
+    ),
+    (
+        "vectors",
+        "c = a·b, d = c·w on vectors",
+        "Each element of a is multiplied by b and then by w, so its gradient is b·w = [12, 10] "
+        "(the chain rule, element by element); d is a vector, so backward starts from ones.",
+        """
+        a = [2.0, 3.0]
+        b = [4.0, 5.0]
+        w = [3.0, 2.0]
+        c = a * b
+        d = c * w
+        """,
+    ),
+    (
+        "sum_of_product",
+        "loss = sum(x · y)",
+        "Summing passes a gradient of 1 to every element, and the product swaps its operands, "
+        "so the gradient of x is y = [4, 5] and the gradient of y is x = [2, 3].",
+        """
+        x = [2.0, 3.0]
+        y = [4.0, 5.0]
+        z = x * y
+        loss = sum(z)
+        """,
+    ),
+    (
+        "neuron",
+        "A single tanh neuron",
+        "micrograd's neuron o = tanh(x1·w1 + x2·w2 + b): tanh′ = 1 − o² = 0.5 here, and each "
+        "weight's gradient is its input times 0.5, so w2, whose input x2 is 0, gets none.",
+        """
+        x1 = 2.0
+        x2 = 0.0
+        w1 = -3.0
+        w2 = 1.0
+        b = 6.8813735870195432
+        x1w1 = x1 * w1
+        x2w2 = x2 * w2
+        x1w1x2w2 = x1w1 + x2w2
+        n = x1w1x2w2 + b
+        o = tanh(n)
+        """,
+    ),
+    (
+        "logistic",
+        "Logistic regression on four points",
+        "With zero weights every point gets probability 0.5 and the loss is ln 2 ≈ 0.693; "
+        "the gradient Xᵀ(p − y)/n points the weights towards the three positive points.",
+        """
+        X = const([[1.0, 2.0], [2.0, 1.0], [0.0, 1.0], [-2.0, -1.0]])
+        y = const([1.0, 1.0, 1.0, 0.0])
+        w = [0.0, 0.0]
+        b = 0.0
+        z = X @ w + b
+        p = sigmoid(z)
+        L = binary_cross_entropy(p, y)
+        """,
+    ),
+    (
+        "mlp",
+        "Two-layer MLP with softmax cross-entropy",
+        "Four samples of three features go through five tanh units to three class scores; "
+        "the gradient of the cross-entropy with respect to the scores is (softmax − one-hot)/4, "
+        "and backward carries it through both layers to every weight.",
+        """
+        X = const(randn(4, 3, seed=0))
+        y = const([0, 2, 1, 2])
+        W1 = randn(3, 5, seed=1)
+        b1 = zeros(5)
+        h = tanh(X @ W1 + b1)
+        W2 = randn(5, 3, seed=2)
+        b2 = zeros(3)
+        logits = h @ W2 + b2
+        L = cross_entropy(logits, y)
+        """,
+    ),
+    (
+        "broadcast",
+        "Broadcasting a column and a row",
+        "A (3, 1) column plus a (4,) row makes a (3, 4) table, so each entry of the column is "
+        "used 4 times and each entry of the row 3 times: backward sums the gradient back to "
+        "4s and 3s in the operands' own shapes.",
+        """
+        col = [[1.0], [2.0], [3.0]]
+        row = [10.0, 20.0, 30.0, 40.0]
+        s = col + row
+        L = sum(s)
+        """,
+    ),
+    (
+        "shared",
+        "A shared subexpression: z = y + y with y = x·x",
+        "Gradients from every use add up: z uses y twice, so ∂z/∂y = 2, and y uses x twice, "
+        "so ∂z/∂x = 2 · 2x = 12.",
+        """
+        x = 3.0
+        y = x * x
+        z = y + y
+        """,
+    ),
+    (
+        "softmax_naive",
+        "Naive softmax of large logits (unstable)",
+        "exp(1000) is larger than the largest float64, so exp overflows to inf, inf / inf is "
+        "NaN, and the loss and every gradient are lost.",
+        """
+        z = [1000.0, 1001.0, 1002.0]
+        e = exp(z)
+        p = e / sum(e)
+        p2 = p[2]
+        L = -log(p2)
+        """,
+    ),
+    (
+        "softmax_stable",
+        "Stable softmax: subtract the max first",
+        "Softmax does not change when every logit moves by the same amount, so subtracting "
+        "max(z) keeps exp at most 1 and gives the right answer, as softmax(z) does inside.",
+        """
+        z = [1000.0, 1001.0, 1002.0]
+        shifted = z - max(z)
+        e = exp(shifted)
+        p = e / sum(e)
+        p2 = p[2]
+        L = -log(p2)
+        """,
+    ),
+)
+
+
+def _program(text: str) -> str:
+    return "\n".join(line.strip() for line in text.strip().splitlines()) + "\n"
+
+
+PRESETS: tuple[Preset, ...] = tuple(
+    Preset(key, title, explanation, parse(_program(text)))
+    for key, title, explanation, text in _SOURCES
+)
+"""Every preset, in the order a menu shows them."""
+
+DEFAULT_KEY = "classic"
+"""The preset a new session starts from: d = a·b + a with a = 2, b = 3."""
+
+_BY_KEY = {preset.key: preset for preset in PRESETS}
+
+
+def get(key: str) -> Preset:
+    """The preset called ``key``; SpecError listing the keys when there is none."""
+    preset = _BY_KEY.get(key) if isinstance(key, str) else None
+    if preset is None:
+        raise SpecError(
+            f"there is no preset called {str(key)[:40]!r}; the presets are: " + ", ".join(_BY_KEY)
+        )
+    return preset

@@ -1,0 +1,122 @@
+"""Finite differences against the engine's gradients: the element table and the epsilon sweep."""
+
+import math
+
+import numpy as np
+import pytest
+
+from playground import gradient_check, limits, parse
+from playground.checks import COLUMNS, EPSILONS, epsilon_sweep
+from playground.errors import SpecError
+from playground.presets import get
+
+TANH = parse("x = 1.5\ny = tanh(x)")
+
+
+def test_the_table_has_one_row_per_input_element_with_the_agreed_columns():
+    table = gradient_check(parse("W = [[1.0, 2.0], [3.0, 4.0]]\nv = [1.0, -1.0]\n"
+                                 "b = const([0.5, 0.5])\ny = W @ v + b\nL = sum(y * y)"))
+    assert list(table.columns) == COLUMNS
+    assert list(zip(table["node"], table["index"], strict=True)) == [
+        ("W", (0, 0)), ("W", (0, 1)), ("W", (1, 0)), ("W", (1, 1)), ("v", (0,)), ("v", (1,)),
+    ]
+    assert table["passed"].all()
+    assert table["analytic"].tolist() == [-1.0, 1.0, -1.0, 1.0, -4.0, -6.0]
+    np.testing.assert_allclose(table["numeric"], table["analytic"], atol=1e-8)
+
+
+def test_the_numeric_slope_of_tanh_is_one_minus_tanh_squared():
+    row = gradient_check(TANH).iloc[0]
+    expected = 1 / math.cosh(1.5) ** 2
+    assert row["analytic"] == pytest.approx(expected, abs=1e-15)
+    assert row["numeric"] == pytest.approx(expected, abs=1e-9)
+    assert row["abs_error"] == pytest.approx(abs(row["analytic"] - row["numeric"]), abs=0)
+    assert row["rel_error"] < 1e-8 and row["passed"]
+
+
+def test_the_micrograd_neuron_numbers_agree_with_finite_differences():
+    table = gradient_check(get("neuron").spec).set_index("node")
+    expected = {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5}
+    for name, grad in expected.items():
+        assert table.loc[name, "numeric"] == pytest.approx(grad, abs=1e-8), name
+
+
+def test_a_vector_output_is_checked_through_its_sum():
+    table = gradient_check(get("vectors").spec)
+    assert table.attrs["objective"] == "sum(d)"
+    assert table.attrs["eps"] == 1e-6
+    a = table[table["node"] == "a"]
+    np.testing.assert_allclose(a["numeric"], [12.0, 10.0], atol=1e-7)
+
+
+def test_a_chosen_output_is_checked():
+    table = gradient_check(get("classic").spec, output="c")
+    assert table.attrs["objective"] == "c"
+    np.testing.assert_allclose(table["numeric"], [3.0, 2.0], atol=1e-8)
+
+
+def test_a_kink_fails_the_check_with_the_errors_shown():
+    row = gradient_check(parse("x = 0.0\ny = relu(x)")).iloc[0]
+    assert row["analytic"] == 0.0
+    assert row["numeric"] == pytest.approx(0.5)
+    assert row["abs_error"] == pytest.approx(0.5)
+    assert row["rel_error"] == pytest.approx(1.0)
+    assert not row["passed"]
+
+
+def test_a_nan_gradient_fails_the_check():
+    table = gradient_check(get("softmax_naive").spec)
+    assert not table["passed"].any()
+
+
+def test_the_check_leaves_the_spec_unchanged():
+    spec = get("neuron").spec
+    before = spec.to_json()
+    gradient_check(spec)
+    assert spec.to_json() == before
+
+
+def test_too_many_input_elements_are_refused_with_the_limit():
+    with pytest.raises(SpecError, match="4 elements in all, more than the 3"):
+        gradient_check(parse("x = [1.0, 2.0, 3.0, 4.0]\ny = sum(x)"), max_elements=3)
+    with pytest.raises(SpecError, match=f"more than the {limits.FD_MAX_ELEMENTS:,}"):
+        gradient_check(parse("x = randn(50, 50, seed=0)\ny = sum(x)"))
+
+
+def test_a_graph_without_inputs_has_nothing_to_check():
+    with pytest.raises(SpecError, match="there is no input to check"):
+        gradient_check(parse("a = const(2.0)\nb = a * 3.0"))
+
+
+@pytest.mark.parametrize("eps", [0.0, -1e-6, 1.0, 2.0, float("nan"), "1e-6", True, None])
+def test_epsilon_must_be_a_number_between_0_and_1(eps):
+    with pytest.raises(SpecError, match="epsilon must lie between 0 and 1"):
+        gradient_check(TANH, eps=eps)
+
+
+def test_the_sweep_has_one_row_per_epsilon_from_1e_1_to_1e_10():
+    sweep = epsilon_sweep(TANH)
+    assert list(sweep.columns) == ["eps", "max_abs_error", "max_rel_error"]
+    assert len(sweep) == 10
+    assert sweep["eps"].tolist() == list(EPSILONS)
+    assert EPSILONS[0] == 0.1 and EPSILONS[-1] == pytest.approx(1e-10, rel=1e-12)
+
+
+def test_the_sweep_error_is_smallest_near_1e_6_and_grows_at_both_ends():
+    errors = epsilon_sweep(TANH)["max_abs_error"].to_numpy()
+    best = int(np.argmin(errors))
+    assert best in (4, 5, 6)  # eps of 1e-5, 1e-6 or 1e-7
+    assert errors[0] > 1e4 * errors[best]  # truncation: about eps**2
+    assert errors[-1] > 1e2 * errors[best]  # round-off: about 1e-16 / eps
+    assert np.all(np.diff(errors[: best + 1]) < 0)
+
+
+def test_the_sweep_samples_at_most_its_element_limit():
+    sweep = epsilon_sweep(parse("x = randn(10, 10, seed=0)\ny = sum(tanh(x))"))
+    assert sweep.attrs["elements"] == limits.SWEEP_MAX_ELEMENTS
+    assert sweep.attrs["objective"] == "y"
+
+
+def test_the_sweep_refuses_a_bad_epsilon():
+    with pytest.raises(SpecError, match="epsilon must lie between 0 and 1"):
+        epsilon_sweep(TANH, epsilons=(1e-3, 0.0))
