@@ -195,6 +195,7 @@ class _Parser:
             if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
                 self.targets.setdefault(stmt.targets[0].id, stmt.lineno)
         self.taken = set(self.targets)
+        self.counters: dict[str, int] = {}
         self.output: str | None = None
         self.output_line = 0
 
@@ -250,7 +251,9 @@ class _Parser:
         return name
 
     def fresh(self, stem: str) -> str:
-        name = next_name(stem, self.taken)
+        """A new generated name; a counter per stem keeps long programs linear, not quadratic."""
+        name = next_name(stem, self.taken, self.counters.get(stem, 1))
+        self.counters[stem] = int(name.rsplit("_", 1)[1]) + 1
         self.taken.add(name)
         return name
 

@@ -87,9 +87,10 @@ def check_name(name) -> str:
     return name
 
 
-def next_name(stem: str, taken) -> str:
-    """The first of ``stem_1``, ``stem_2``, ... not in ``taken``: how generated nodes are named."""
-    k = 1
+def next_name(stem: str, taken, start: int = 1) -> str:
+    """The first of ``stem_1``, ``stem_2``, ... (from ``stem_<start>``) not in ``taken``: how
+    generated nodes are named."""
+    k = start
     while f"{stem}_{k}" in taken:
         k += 1
     return f"{stem}_{k}"
