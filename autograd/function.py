@@ -136,6 +136,8 @@ def _broadcast_message(fn, inputs, attrs):
     shapes = [t.shape for t in inputs]
     if "condition" in attrs:
         shapes.append(np.shape(attrs["condition"]))
+    if "shape" in attrs:
+        shapes.append(tuple(attrs["shape"]))
     listed = " and ".join(str(shape) for shape in shapes)
     return (
         f"{fn.name}: shapes {listed} cannot broadcast together. Sizes are compared from the last "

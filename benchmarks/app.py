@@ -20,9 +20,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-for path in (str(ROOT), str(HERE)):  # the repository's packages, and _timing beside us
-    if path not in sys.path:
-        sys.path.insert(0, path)
+# _timing beside us, and the repository's packages ahead of benchmarks/playground.py
+for path in (str(HERE), str(ROOT)):
+    if path in sys.path:
+        sys.path.remove(path)
+    sys.path.insert(0, path)
 
 from _timing import Case, median_seconds, print_table  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402

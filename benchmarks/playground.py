@@ -10,6 +10,8 @@ run, interleaved with it, so a slow moment of the machine hurts both alike:
 - parse of a 10,000-character program against ``ast.parse`` of the same text (parse calls
   ast.parse and then checks and converts every node);
 - gradient_check of the MLP preset against one evaluate of it;
+- gradient_check of a 55-node chain against the naive check that reruns the whole graph for
+  every perturbed element (gradient_check reruns only the steps after the moved input);
 - share encode + decode of the MLP preset against a JSON round trip with the same validation;
 - to_dot of the 500-node result against the evaluate that produced it.
 """
@@ -32,6 +34,7 @@ from _timing import Case, median_seconds, print_table  # noqa: E402
 
 import autograd as ag  # noqa: E402
 from playground import GraphSpec, evaluate, gradient_check, parse  # noqa: E402
+from playground.evaluate import forward  # noqa: E402
 from playground.presets import get  # noqa: E402
 from playground.render import to_dot  # noqa: E402
 from playground.share import decode, encode  # noqa: E402
@@ -95,6 +98,25 @@ def long_program(chars: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def naive_numeric(spec: GraphSpec) -> list[float]:
+    """Central differences that rerun every node of the graph for each perturbed element."""
+    leaves = {node.name: node.array() for node in spec.nodes if node.kind != "op"}
+    output = spec.effective_output
+    slopes = []
+    with ag.no_grad():
+        for name in spec.names_of("input"):
+            array = leaves[name]
+            for index in np.ndindex(*array.shape):
+                original = array[index]
+                array[index] = original + 1e-6
+                plus = float(np.sum(forward(spec, leaves)[output].data))
+                array[index] = original - 1e-6
+                minus = float(np.sum(forward(spec, leaves)[output].data))
+                array[index] = original
+                slopes.append((plus - minus) / 2e-6)
+    return slopes
+
+
 def check_agreement(spec: GraphSpec) -> None:
     """Stop when evaluate and the hand-written engine code disagree: never time a wrong answer."""
     result = evaluate(spec)
@@ -124,6 +146,10 @@ def main(argv=None) -> None:
     check_agreement(chain)
     program = long_program(PROGRAM_CHARS)
     mlp = get("mlp").spec
+    short_chain = parse(chain_program(10))
+    if not np.allclose(gradient_check(short_chain)["numeric"], naive_numeric(short_chain),
+                       rtol=1e-9, atol=1e-9):
+        sys.exit("check failed: gradient_check and the naive check disagree")
     chain_result = evaluate(chain)
 
     groups = [
@@ -138,6 +164,11 @@ def main(argv=None) -> None:
         (f"gradient_check, MLP preset ({len(gradient_check(mlp))} elements)", "evaluate", {
             "ours": Case(lambda _: gradient_check(mlp)),
             "base": Case(lambda _: evaluate(mlp)),
+        }),
+        (f"gradient_check, {len(short_chain)}-node chain "
+         f"({len(gradient_check(short_chain))} elements)", "full rerun per side", {
+            "ours": Case(lambda _: gradient_check(short_chain)),
+            "base": Case(lambda _: naive_numeric(short_chain)),
         }),
         (f"share encode+decode, MLP ({len(encode(mlp))} chars)", "JSON round trip", {
             "ours": Case(lambda _: decode(encode(mlp))),

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 CELL_TEXT_LIMIT = 64  # heatmaps up to this many cells print their numbers on the cells
+MAX_HEATMAP_WIDTH = 560  # pixels; larger tensors get thinner cells
 
 
 def _grid(array: np.ndarray) -> pd.DataFrame:
@@ -20,25 +21,36 @@ def _grid(array: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame({"row": rows.ravel(), "column": cols.ravel(), "number": grid.ravel()})
 
 
-def heatmap(array: np.ndarray, title: str, scheme: str) -> alt.Chart:
-    """One colour per element, with the numbers written on the cells of small tensors."""
+def heatmap(array: np.ndarray, title: str) -> alt.LayerChart | alt.Chart:
+    """One cell per element, red for negative and blue for positive around a white zero; the
+    numbers are written on the cells of small tensors (white on the darkest cells)."""
     data = _grid(array)
-    size = 36 if len(data) <= CELL_TEXT_LIMIT else 14
+    n_cols = int(data["column"].max()) + 1
+    labelled = len(data) <= CELL_TEXT_LIMIT
+    step = 44 if labelled else max(4, min(28, MAX_HEATMAP_WIDTH // n_cols))
     base = alt.Chart(data, title=title).encode(
         x=alt.X("column:O", title="column"),
         y=alt.Y("row:O", title="row"),
         tooltip=["row", "column", alt.Tooltip("number:Q", format=".4g")],
     )
-    cells = base.mark_rect(stroke="#888888", strokeWidth=0.3).encode(
-        color=alt.Color("number:Q", scale=alt.Scale(scheme=scheme), legend=alt.Legend(title=None))
+    cells = base.mark_rect(stroke="#9ca3af", strokeWidth=0.5).encode(
+        color=alt.Color("number:Q", scale=alt.Scale(scheme="redblue", domainMid=0),
+                        legend=alt.Legend(title=None))
     )
     chart = cells
-    if len(data) <= CELL_TEXT_LIMIT:
-        chart = cells + base.mark_text(fontSize=13, color="#111111").encode(
-            text=alt.Text("number:Q", format=".3g")
+    if labelled:
+        # The colour scale runs from min through 0 to max, so a cell is dark when it is near
+        # the extreme of its own sign; Vega works that out in the browser.
+        dark = ("(datum.number > 0 && datum.number > 0.6 * datum.hi) || "
+                "(datum.number < 0 && datum.number < 0.6 * datum.lo)")
+        text = base.transform_joinaggregate(
+            hi="max(number)", lo="min(number)"
+        ).mark_text(fontSize=12).encode(
+            text=alt.Text("number:Q", format=".3g"),
+            color=alt.condition(dark, alt.value("#ffffff"), alt.value("#111111")),
         )
-    n_rows, n_cols = data["row"].max() + 1, data["column"].max() + 1
-    return chart.properties(width=min(size * n_cols, 640), height=min(size * n_rows, 480))
+        chart = cells + text
+    return chart.properties(width=alt.Step(step), height=alt.Step(step))
 
 
 def epsilon_sweep(sweep: pd.DataFrame, chosen_eps: float) -> alt.LayerChart:

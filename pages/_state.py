@@ -31,7 +31,8 @@ ERRORS = "pg_errors"
 JSON_MEMO = "pg_json_memo"
 
 SHOW_LABELS = {"both": "Both", "value": "Values", "grad": "Gradients"}
-RANKDIR_LABELS = {"LR": "Left → right", "TB": "Top → bottom"}
+RANKDIR_LABELS = {"auto": "Auto", "LR": "Left → right", "TB": "Top → bottom"}
+AUTO_LR_MAX_NODES = 8  # "auto" draws left to right up to here, then top to bottom
 FONT_SIZES = (10, 40)
 QUERY_KEYS = ("graph", "show", "dir", "font", "compact")
 
@@ -41,9 +42,20 @@ class Options:
     """How the drawing looks; shared by every page and carried in the share link."""
 
     show: str = "both"
-    rankdir: str = "LR"
+    rankdir: str = "auto"
     font_size: int = 14
     compact: bool = False
+
+    def layout_for(self, n_nodes: int) -> str:
+        """The Graphviz rankdir to draw `n_nodes` with.
+
+        st.graphviz_chart shrinks a drawing wider than the page and cannot zoom, so "auto" keeps
+        micrograd's left-to-right layout for small graphs and stacks larger ones top to bottom,
+        where the page scrolls and the text keeps its size.
+        """
+        if self.rankdir != "auto":
+            return self.rankdir
+        return "LR" if n_nodes <= AUTO_LR_MAX_NODES else "TB"
 
     def to_query(self) -> dict[str, str]:
         """The URL parameters of the options that differ from the defaults."""
@@ -73,7 +85,7 @@ def options_from_query(query: dict[str, str | None]) -> tuple[Options, list[str]
         if rankdir in RANKDIR_LABELS:
             options = replace(options, rankdir=rankdir)
         else:
-            ignored.append(f"dir={rankdir!r} (use LR or TB)")
+            ignored.append(f"dir={rankdir!r} (use auto, LR or TB)")
     if font is not None:
         if font.isdigit() and FONT_SIZES[0] <= int(font) <= FONT_SIZES[1]:
             options = replace(options, font_size=int(font))

@@ -24,14 +24,24 @@ def result_notes(result: Result) -> None:
         st.warning(f"Node `{name}`: {message}", icon=":material/warning:")
 
 
-def drawing(spec_json: str) -> None:
-    """The graph drawn in the browser with the sidebar's display options."""
+def drawing_source(spec_json: str) -> str:
+    """The DOT source of the drawing, with the sidebar's display options."""
     opts = state.options()
-    if len(state.spec()) > LARGE_GRAPH and not opts.compact:
-        st.info(f"This graph has {len(state.spec())} nodes: turn on **Compact drawing** in the "
-                "sidebar to keep it legible.", icon=":material/info:")
-    source = _cache.dot(spec_json, opts.show, opts.rankdir, opts.font_size, opts.compact)
-    st.graphviz_chart(source, alt="Computation graph with values and gradients")
+    rankdir = opts.layout_for(len(state.spec()))
+    return _cache.dot(spec_json, opts.show, rankdir, opts.font_size, opts.compact)
+
+
+def drawing(spec_json: str) -> None:
+    """The graph drawn in the browser, with a hint when it is too big to read."""
+    opts, n_nodes = state.options(), len(state.spec())
+    if n_nodes > LARGE_GRAPH and not opts.compact:
+        st.info(f"This graph has {n_nodes} nodes: turn on **Compact drawing** in the sidebar to "
+                "keep it legible.", icon=":material/info:")
+    elif opts.layout_for(n_nodes) == "LR" and n_nodes > state.AUTO_LR_MAX_NODES:
+        st.caption("A wide drawing shrinks to fit the page: **Top → bottom** in the sidebar "
+                   "keeps its text large.")
+    st.graphviz_chart(drawing_source(spec_json),
+                      alt="Computation graph with values and gradients")
 
 
 def error_snippet(err: SpecError, text: str) -> None:
@@ -42,6 +52,11 @@ def error_snippet(err: SpecError, text: str) -> None:
         line = lines[err.line - 1]
         caret = " " * max((err.col or 1) - 1, 0) + "^"
         st.code(f"{err.line:>3} | {line}\n    | {caret}", language=None)
+
+
+def index_text(index: tuple[int, ...]) -> str:
+    """An element's position as NumPy would index it: [0, 1], or "scalar"."""
+    return "[" + ", ".join(str(i) for i in index) + "]" if index else "scalar"
 
 
 def value_text(result: Result, name: str) -> str:

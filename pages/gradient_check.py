@@ -4,6 +4,7 @@ import streamlit as st
 
 from pages import _cache, _charts, _frame, _views
 from pages import _state as state
+from playground import SpecError
 
 _frame.ensure()
 
@@ -30,38 +31,42 @@ st.session_state.setdefault(EPS, 1e-6)
 st.title("Gradient check")
 st.markdown(
     "Each input element is nudged by ±ε and the output recomputed: "
-    "$\\frac{f(x+\\varepsilon) - f(x-\\varepsilon)}{2\\varepsilon}$ should match the gradient "
-    "backward computed. No backward pass is used for the estimate."
+    "$\\frac{f(x+\\varepsilon) - f(x-\\varepsilon)}{2\\varepsilon}$ should match the "
+    "gradient backward computed. No backward pass is used for the estimate."
 )
 _views.result_notes(result)
+table_col, sweep_col = st.columns([1, 1], gap="large")
 
-st.session_state[EPS_WIDGET] = st.session_state[EPS]
-eps = st.select_slider(
-    "Step ε of the central difference",
-    EPSILONS,
-    format_func=lambda e: f"{e:.0e}",
-    key=EPS_WIDGET,
-    on_change=_copy_eps,
-)
-
-check = _cache.gradient_check(spec_json, eps)
-if check.empty:
-    st.info("This graph has no inputs with gradients to check: add an input on the Build page.",
-            icon=":material/info:")
-else:
+with table_col:
+    st.session_state[EPS_WIDGET] = st.session_state[EPS]
+    eps = st.select_slider(
+        "Step ε of the central difference",
+        EPSILONS,
+        format_func=lambda e: f"{e:.0e}",
+        key=EPS_WIDGET,
+        on_change=_copy_eps,
+    )
+    try:
+        check = _cache.gradient_check(spec_json, eps)
+    except SpecError as err:
+        st.info(str(err), icon=":material/info:")
+        st.stop()
+    st.caption(f"Checking d({check.attrs['objective']})/d(input) for every element of every "
+               "input.")
     failed = int((~check["passed"]).sum())
     if failed:
-        st.error(f"{failed} of {len(check)} elements differ from the finite-difference estimate.",
-                 icon=":material/cancel:")
+        st.error(f"{failed} of {len(check)} elements differ from the finite-difference "
+                 "estimate.", icon=":material/cancel:")
     else:
         st.success(f"All {len(check)} elements match the finite-difference estimate.",
                    icon=":material/check_circle:")
     worst_abs, worst_rel, count = st.columns(3)
-    worst_abs.metric("largest absolute error", f"{check['abs_error'].max():.2e}")
-    worst_rel.metric("largest relative error", f"{check['rel_error'].max():.2e}")
-    count.metric("elements checked", len(check))
+    worst_abs.metric("largest abs. error", f"{check['abs_error'].max():.1e}")
+    worst_rel.metric("largest rel. error", f"{check['rel_error'].max():.1e}")
+    count.metric("elements", len(check))
+    shown = check.assign(index=check["index"].map(_views.index_text))
     st.dataframe(
-        check.style.apply(_row_colours, axis=1).format(
+        shown.style.apply(_row_colours, axis=1).format(
             {"analytic": "{:.8g}", "numeric": "{:.8g}", "abs_error": "{:.2e}",
              "rel_error": "{:.2e}"}
         ),
@@ -69,8 +74,17 @@ else:
         column_config={"passed": st.column_config.CheckboxColumn("passed")},
     )
 
+with sweep_col:
     st.subheader("Error across ε", divider="gray")
-    st.altair_chart(_charts.epsilon_sweep(_cache.epsilon_sweep(spec_json), eps))
-    st.caption("Large ε: the difference quotient's truncation error (it shrinks like ε²). "
-               "Tiny ε: floating-point round-off (it grows like 1/ε). The sweet spot for float64 "
-               "sits near 1e-5 to 1e-6; the dashed line is the ε chosen above.")
+    sweep = _cache.epsilon_sweep(spec_json)
+    if sweep[["max_abs_error", "max_rel_error"]].isna().all(axis=None):
+        st.info("Every error is NaN, so there is no curve to draw: the graph's values are not "
+                "finite (see the warnings above).", icon=":material/info:")
+    else:
+        st.altair_chart(_charts.epsilon_sweep(sweep, eps))
+        sampled = sweep.attrs["elements"]
+        note = f" ({sampled} evenly spaced elements)" if sampled < len(check) else ""
+        st.caption(f"The worst error over the inputs{note} at each ε. Large ε: the difference "
+                   "quotient's truncation error (it shrinks like ε²). Tiny ε: floating-point "
+                   "round-off (it grows like 1/ε). For float64 the sweet spot is near 1e-5 to "
+                   "1e-6; the dashed line is the ε chosen on the left.")

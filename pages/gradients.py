@@ -48,7 +48,9 @@ st.dataframe(
     on_select=_pick_row,
     selection_mode="single-row",
     column_config={
-        "name": st.column_config.TextColumn("node", pinned=True),
+        "name": st.column_config.TextColumn("node", pinned=True, width=110),
+        "value": st.column_config.TextColumn("value", width="medium"),
+        "gradient": st.column_config.TextColumn("gradient", width="medium"),
         "grad_norm": st.column_config.NumberColumn("‖gradient‖", format="%.4g"),
         "flag": st.column_config.TextColumn("flag", width="medium"),
     },
@@ -78,11 +80,11 @@ with detail_col:
         grad_col.metric("gradient", "none" if node.grad is None else f"{node.grad.item():.6g}")
     else:
         value_col, grad_col = st.columns(2)
-        value_col.altair_chart(_charts.heatmap(node.value, "value", "blues"))
+        value_col.altair_chart(_charts.heatmap(node.value, "value"), width="content")
         if node.grad is None:
             grad_col.info("A constant: no gradient.")
         else:
-            grad_col.altair_chart(_charts.heatmap(node.grad, "gradient", "redblue"))
+            grad_col.altair_chart(_charts.heatmap(node.grad, "gradient"), width="content")
         with st.expander("Every element"):
             st.dataframe(_cache.element_table(spec_json, name), hide_index=True)
 

@@ -8,7 +8,6 @@ from pages import _state as state
 _frame.ensure()
 _views.require_nodes()
 spec_json = state.spec_json()
-opts = state.options()
 result = _cache.evaluate(spec_json)
 
 st.title("Graph")
@@ -16,7 +15,7 @@ _views.result_notes(result)
 _views.drawing(spec_json)
 
 st.subheader("Download", divider="gray")
-dot_source = _cache.dot(spec_json, opts.show, opts.rankdir, opts.font_size, opts.compact)
+dot_source = _views.drawing_source(spec_json)
 svg_source = _cache.svg(dot_source)
 downloads = st.container(horizontal=True)
 downloads.download_button(

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from app_helpers import dot_of, errors_of, run, spec_of
+from app_helpers import dot_of, errors_of, open_page, run, spec_of
 
 from playground import presets
 from playground.evaluate import evaluate
@@ -197,3 +197,23 @@ def test_loading_a_preset_from_the_sidebar_replaces_the_graph(app):
     run(app)
     assert spec_of(app) == other.spec
     assert app.selectbox(key="w_preset").value is None  # the picker is a menu, not a state
+
+
+def test_an_emptied_graph_leaves_every_page_usable(app):
+    for name in ("a", "b"):
+        app.selectbox(key="edit_target").set_value(name)
+        run(app)
+        if name == "a":
+            app.checkbox(key="edit_cascade").check()
+            run(app)
+        app.button(key="edit_delete").click()
+        run(app)
+    assert len(spec_of(app)) == 0
+    assert any("empty" in i.value for i in app.info)
+    for page in ("pages/graph.py", "pages/gradients.py", "pages/gradient_check.py"):
+        open_page(app, page)
+        assert any("empty" in i.value for i in app.info)
+    open_page(app, "pages/build.py")
+    _add(app, "input")
+    _submit_add(app, "x")
+    assert spec_of(app).names == ("x",)

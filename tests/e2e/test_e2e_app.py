@@ -12,8 +12,6 @@ pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-PAGES = {"build": "Build", "graph": "Graph", "gradients": "Gradients",
-         "gradient-check": "Gradient check"}
 
 
 def _expect():
@@ -97,25 +95,45 @@ def test_a_node_added_in_the_form_is_drawn_with_value_and_gradient_and_shared(
         fresh.close()
 
 
+def load_preset(page, title: str) -> None:
+    """Pick a preset from the sidebar's menu, as a person would."""
+    page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").filter(
+        has_text="Load a preset").click()
+    page.get_by_role("option", name=title, exact=True).click()
+    _expect()(page.get_by_test_id("stSidebar")).to_contain_text(title)
+    _expect()(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+
+
+def shoot(page, artifacts_dir: Path, slug: str) -> None:
+    """Screenshot into tests/artifacts/ and refresh the copy under docs/ that the README shows."""
+    path = artifacts_dir / f"screenshot-{slug}.png"
+    page.screenshot(path=path)
+    DOCS.mkdir(exist_ok=True)
+    shutil.copyfile(path, DOCS / f"screenshot-{slug}.png")
+
+
 def test_screenshots_of_every_page(page, app_url, artifacts_dir):
     page.goto(app_url)
     wait_for_app(page)
-    for slug, title in PAGES.items():
-        if slug != "build":
-            open_page(page, title)
-        if slug in ("build", "graph"):
-            wait_for_app(page)
-        if slug == "gradients":
-            _expect()(page.get_by_test_id("stDataFrame")).to_be_visible()
-            _expect()(page.locator(".katex").first).to_be_visible()
-        if slug == "gradient-check":
-            _expect()(page.get_by_text("All 2 elements match")).to_be_visible()
-            _expect()(page.get_by_test_id("stVegaLiteChart")).to_be_visible()
-        _expect()(page).to_have_url(re.compile(r"[?&]graph="))  # survives page switches
-        path = artifacts_dir / f"screenshot-{slug}.png"
-        page.screenshot(path=path)
-        DOCS.mkdir(exist_ok=True)
-        shutil.copyfile(path, DOCS / f"screenshot-{slug}.png")
+    shoot(page, artifacts_dir, "build")
+
+    open_page(page, "Graph")
+    wait_for_app(page)
+    _expect()(page).to_have_url(re.compile(r"/graph\?(.*&)?graph="))  # survives the switch
+    shoot(page, artifacts_dir, "graph")
+
+    open_page(page, "Gradients")
+    load_preset(page, "Two-layer MLP with softmax cross-entropy")
+    _expect()(page.get_by_test_id("stDataFrame").first).to_be_visible()
+    _expect()(page.get_by_test_id("stVegaLiteChart")).to_have_count(2)  # W1's heatmaps
+    _expect()(page.locator(".katex").first).to_be_visible()
+    shoot(page, artifacts_dir, "gradients")
+
+    open_page(page, "Gradient check")
+    load_preset(page, "A single tanh neuron")
+    _expect()(page.get_by_text("All 5 elements match")).to_be_visible()
+    _expect()(page.get_by_test_id("stVegaLiteChart")).to_be_visible()
+    shoot(page, artifacts_dir, "gradient-check")
 
 
 def test_the_dark_theme_keeps_the_drawing_readable(browser, app_url, artifacts_dir):

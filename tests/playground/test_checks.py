@@ -1,12 +1,13 @@
 """Finite differences against the engine's gradients: the element table and the epsilon sweep."""
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from playground import gradient_check, limits, parse
-from playground.checks import COLUMNS, EPSILONS, epsilon_sweep
+from playground.checks import ATOL, COLUMNS, EPSILONS, PASS_RULE, RTOL, _Probe, epsilon_sweep
 from playground.errors import SpecError
 from playground.presets import get
 
@@ -47,6 +48,26 @@ def test_a_vector_output_is_checked_through_its_sum():
     assert table.attrs["eps"] == 1e-6
     a = table[table["node"] == "a"]
     np.testing.assert_allclose(a["numeric"], [12.0, 10.0], atol=1e-7)
+
+
+def test_the_table_states_its_pass_rule():
+    assert gradient_check(TANH).attrs["rule"] == PASS_RULE
+    atol, rtol = re.fullmatch(r"\|analytic - numeric\| <= (\S+) \+ (\S+) \* max\(.*\)",
+                              PASS_RULE).groups()
+    assert (float(atol), float(rtol)) == (ATOL, RTOL)
+
+
+def test_moving_an_input_recomputes_only_the_steps_between_it_and_the_output():
+    probe = _Probe(get("mlp").spec, "L")
+    assert [node.name for node in probe.steps["W2"]] == ["matmul_2", "logits", "L"]
+    assert [node.name for node in probe.steps["b2"]] == ["logits", "L"]
+    assert len(probe.steps["W1"]) == len(probe.steps["W2"]) + 3
+
+
+def test_an_input_the_output_does_not_use_has_numeric_gradient_zero():
+    table = gradient_check(parse("x = 1.0\nu = 2.0\nv = exp(u)\ny = x * 3.0"), output="y")
+    assert table.set_index("node").loc["u", "numeric"] == 0.0
+    assert table["passed"].all()
 
 
 def test_a_chosen_output_is_checked():

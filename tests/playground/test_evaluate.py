@@ -152,6 +152,37 @@ def test_a_bad_axis_names_the_node_and_the_op():
         evaluate(parse("x = [1.0, 2.0]\ns = sum(x, axis=3)"))
 
 
+def test_a_bad_axis_error_says_which_axes_exist():
+    with pytest.raises(SpecError, match=r"axis of sum here must lie between -1 and 0"):
+        evaluate(parse("x = [1.0, 2.0]\ns = sum(x, axis=3)"))
+    with pytest.raises(SpecError, match=r"x is a scalar: it has no axis to choose"):
+        evaluate(parse("x = 2.0\ns = softmax(x, axis=1)"))
+
+
+@pytest.mark.parametrize(
+    ("text", "fix"),
+    [
+        ("a = [1.0, 2.0, 3.0]\nb = [1.0, 2.0]\nc = stack(a, b)",
+         "stack needs operands of one shape"),
+        ("a = [1.0, 2.0, 3.0]\nc = stack(a, a, axis=3)",
+         "axis of stack here must lie between -2 and 1"),
+        ("a = [[1.0, 2.0, 3.0]]\nb = [[1.0, 2.0]]\nc = concatenate(a, b)",
+         "same sizes on every axis but the one joined (axis 0)"),
+        ("a = [1.0, 2.0, 3.0]\nc = broadcast_to(a, shape=[2, 2])",
+         "the target shape is (2, 2): a's sizes must each equal the target's last sizes or be 1"),
+        ("a = [1.0, 2.0, 3.0]\nc = squeeze(a, axis=0)", "can only remove an axis of size 1"),
+        ("a = [[1.0, 2.0], [3.0, 4.0]]\nc = transpose(a, axes=[0, 0])",
+         "axes must list each of 0..1 exactly once, e.g. [1, 0]"),
+        ("a = [1.0, 2.0, 3.0]\nc = a[5]", "run from 0 to n - 1 (or -n to -1); a has shape (3,)"),
+    ],
+)
+def test_an_op_error_ends_with_a_fix(text, fix):
+    with pytest.raises(SpecError) as caught:
+        evaluate(parse(text))
+    assert caught.value.node == "c"
+    assert fix in str(caught.value)
+
+
 def test_a_broadcast_beyond_the_element_limit_is_refused_before_it_is_computed():
     with pytest.raises(SpecError) as caught:
         evaluate(parse("a = zeros(1000, 1)\nb = zeros(2000)\nc = a + b"))
