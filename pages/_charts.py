@@ -11,6 +11,7 @@ import pandas as pd
 
 CELL_TEXT_LIMIT = 64  # heatmaps up to this many cells print their numbers on the cells
 MAX_HEATMAP_WIDTH = 560  # pixels; larger tensors get thinner cells
+HEATMAP_MAX_CELLS = 4_096  # beyond this a heatmap is too slow to draw and too dense to read
 
 
 def _grid(array: np.ndarray) -> pd.DataFrame:

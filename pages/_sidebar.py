@@ -95,13 +95,20 @@ def _display_controls() -> None:
         format_func=state.RANKDIR_LABELS.get,
         key=RANKDIR_KEY,
         required=True,
+        help="Across: left to right, as micrograd draws; a wide drawing shrinks to fit. Down: "
+        "top to bottom, where the page scrolls and the text keeps its size. Auto: across for "
+        f"up to {state.AUTO_LR_MAX_OPS} operations at font sizes up to "
+        f"{state.AUTO_LR_MAX_FONT}, down otherwise.",
         on_change=_copy_option,
         args=(RANKDIR_KEY, "rankdir"),
     )
     st.session_state[FONT_KEY] = opts.font_size
     st.slider(
         "Font size (projectors: 20+)",
-        *state.FONT_SIZES,
+        min_value=state.FONT_SIZES[0],
+        max_value=state.FONT_SIZES[1],
+        help="Bigger text in the drawing. With the Auto layout, sizes above "
+        f"{state.AUTO_LR_MAX_FONT} draw the graph downwards so the text is not shrunk.",
         key=FONT_KEY,
         on_change=_copy_option,
         args=(FONT_KEY, "font_size"),

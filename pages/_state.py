@@ -31,8 +31,9 @@ ERRORS = "pg_errors"
 JSON_MEMO = "pg_json_memo"
 
 SHOW_LABELS = {"both": "Both", "value": "Values", "grad": "Gradients"}
-RANKDIR_LABELS = {"auto": "Auto", "LR": "Left → right", "TB": "Top → bottom"}
-AUTO_LR_MAX_NODES = 8  # "auto" draws left to right up to here, then top to bottom
+RANKDIR_LABELS = {"auto": "Auto", "LR": "Across →", "TB": "Down ↓"}
+AUTO_LR_MAX_OPS = 3  # "auto" draws left to right up to this many ops and this font size,
+AUTO_LR_MAX_FONT = 16  # and top to bottom beyond either
 FONT_SIZES = (10, 40)
 QUERY_KEYS = ("graph", "show", "dir", "font", "compact")
 
@@ -46,16 +47,18 @@ class Options:
     font_size: int = 14
     compact: bool = False
 
-    def layout_for(self, n_nodes: int) -> str:
-        """The Graphviz rankdir to draw `n_nodes` with.
+    def layout_for(self, n_ops: int) -> str:
+        """The Graphviz rankdir for a graph of `n_ops` operations.
 
-        st.graphviz_chart shrinks a drawing wider than the page and cannot zoom, so "auto" keeps
-        micrograd's left-to-right layout for small graphs and stacks larger ones top to bottom,
-        where the page scrolls and the text keeps its size.
+        st.graphviz_chart shrinks a drawing wider than the page and cannot zoom, so a bigger
+        font only makes a wide drawing shrink more. "auto" keeps micrograd's left-to-right
+        layout for small graphs at normal font sizes and otherwise stacks the graph top to
+        bottom, where the page scrolls and the text keeps its size.
         """
         if self.rankdir != "auto":
             return self.rankdir
-        return "LR" if n_nodes <= AUTO_LR_MAX_NODES else "TB"
+        small = n_ops <= AUTO_LR_MAX_OPS and self.font_size <= AUTO_LR_MAX_FONT
+        return "LR" if small else "TB"
 
     def to_query(self) -> dict[str, str]:
         """The URL parameters of the options that differ from the defaults."""

@@ -27,18 +27,19 @@ def result_notes(result: Result) -> None:
 def drawing_source(spec_json: str) -> str:
     """The DOT source of the drawing, with the sidebar's display options."""
     opts = state.options()
-    rankdir = opts.layout_for(len(state.spec()))
+    rankdir = opts.layout_for(len(state.spec().names_of("op")))
     return _cache.dot(spec_json, opts.show, rankdir, opts.font_size, opts.compact)
 
 
 def drawing(spec_json: str) -> None:
     """The graph drawn in the browser, with a hint when it is too big to read."""
-    opts, n_nodes = state.options(), len(state.spec())
+    opts, n_nodes, n_ops = state.options(), len(state.spec()), len(state.spec().names_of("op"))
     if n_nodes > LARGE_GRAPH and not opts.compact:
         st.info(f"This graph has {n_nodes} nodes: turn on **Compact drawing** in the sidebar to "
                 "keep it legible.", icon=":material/info:")
-    elif opts.layout_for(n_nodes) == "LR" and n_nodes > state.AUTO_LR_MAX_NODES:
-        st.caption("A wide drawing shrinks to fit the page: **Top → bottom** in the sidebar "
+    elif opts.rankdir == "LR" and (n_ops > state.AUTO_LR_MAX_OPS
+                                   or opts.font_size > state.AUTO_LR_MAX_FONT):
+        st.caption("A wide drawing shrinks to fit the page: the **Down** layout in the sidebar "
                    "keeps its text large.")
     st.graphviz_chart(drawing_source(spec_json),
                       alt="Computation graph with values and gradients")
@@ -79,7 +80,7 @@ def legend() -> None:
         "**Reading the drawing**\n\n"
         "- :blue-background[input]: a leaf that requires grad; backward fills in its gradient\n"
         "- :gray-background[constant]: a leaf without gradient\n"
-        "- :orange-background[oval]: the operation that made the record to its right\n"
+        "- :orange-background[oval]: the operation that made the record it points to\n"
         "- :green-background[output]: where backward starts, with gradient 1\n"
         "- :red-background[flagged]: NaN or infinity first appears here\n\n"
         "Each record reads *name | shape | value | grad*. A gradient is d(output)/d(node): "

@@ -42,26 +42,39 @@ def _read_ints(prefix: str) -> tuple[int, ...]:
 # --- leaf values ---------------------------------------------------------------------------------
 
 
-def value_widgets(prefix: str) -> None:
-    """A number, a nested list, or a seeded generator such as randn of shape (3, 2)."""
+def value_widgets(prefix: str, current: object = 1.0) -> None:
+    """A number, a nested list, or a seeded generator such as randn of shape (3, 2).
+
+    `current` (a leaf's canonical value: float, nested list or generator dict) fills them in.
+    """
+    if isinstance(current, dict):
+        mode, generator = "generator", current
+    else:
+        mode, generator = ("list" if isinstance(current, list) else "number"), {}
     mode = st.segmented_control(
-        "Value", list(VALUE_MODES), format_func=VALUE_MODES.get, default="number",
+        "Value", list(VALUE_MODES), format_func=VALUE_MODES.get, default=mode,
         required=True, key=f"{prefix}_mode",
     )
     if mode == "number":
-        st.number_input("Number", value=1.0, step=0.5, format="%g", key=f"{prefix}_number")
+        number = current if isinstance(current, float) else 1.0
+        st.number_input("Number", value=number, step=0.5, format="%g", key=f"{prefix}_number")
     elif mode == "list":
         st.text_input(
-            "Nested list", placeholder="[[1, 2], [3, 4]]", key=f"{prefix}_list",
+            "Nested list", value=json.dumps(current) if isinstance(current, list) else "",
+            placeholder="[[1, 2], [3, 4]]", key=f"{prefix}_list", max_chars=20_000,
             help="Rows in brackets, numbers separated by commas, as in Python or NumPy.",
         )
     else:
-        fn = st.selectbox("Generator", list(GENERATORS), key=f"{prefix}_fn")
-        _ints_widgets(f"{prefix}_shape", "shape", 1, (3, 2))
+        names = list(GENERATORS)
+        fn = st.selectbox("Generator", names, index=names.index(generator.get("fn", "randn")),
+                          key=f"{prefix}_fn")
+        _ints_widgets(f"{prefix}_shape", "shape", 1, tuple(generator.get("shape", (3, 2))))
         if "seed" in GENERATORS[fn]:
-            st.number_input("Seed", min_value=0, value=0, step=1, key=f"{prefix}_seed")
+            st.number_input("Seed", min_value=0, value=generator.get("seed", 0), step=1,
+                            key=f"{prefix}_seed")
         if "value" in GENERATORS[fn]:
-            st.number_input("Fill value", value=0.5, format="%g", key=f"{prefix}_fill")
+            st.number_input("Fill value", value=generator.get("value", 0.5), format="%g",
+                            key=f"{prefix}_fill")
 
 
 def read_value(prefix: str) -> object:
@@ -96,7 +109,89 @@ def _list_literal(text: str) -> list:
     return value
 
 
-# --- op attributes -------------------------------------------------------------------------------
+# --- op attributes: one (draw, read) pair per attribute type of playground.registry ---------------
+
+
+def _draw_choice(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    st.selectbox(attr.name, attr.choices, index=attr.choices.index(attr.default), key=key)
+
+
+def _draw_bool(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    st.checkbox(attr.name, value=bool(attr.default), key=key)
+
+
+def _draw_float(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    st.number_input(attr.name, value=float(attr.default), format="%g", key=key)
+
+
+def _draw_optional_float(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    if st.checkbox(f"set {attr.name}", value=attr.default is not None, key=f"{key}_on"):
+        st.number_input(attr.name, value=attr.default or 0.0, format="%g", key=key)
+
+
+def _read_optional_float(key: str, attr: Attr):
+    return float(st.session_state[key]) if st.session_state.get(f"{key}_on") else None
+
+
+def _draw_dim(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    st.number_input(
+        attr.name, min_value=-limits.MAX_NDIM, max_value=limits.MAX_NDIM,
+        value=attr.default if attr.default is not None else 0, step=1, key=key,
+    )
+
+
+def _draw_axes(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    default = "all axes" if attr.type == "axis" else "reversed"
+    st.multiselect(
+        attr.name, list(range(max(len(shape), 1))), key=key,
+        placeholder=f"none chosen: {default}",
+        help="Pick axes in order; leave empty for the default.",
+    )
+
+
+def _read_axes(key: str, attr: Attr):
+    chosen = tuple(st.session_state.get(key) or ())
+    if attr.type == "axis" and len(chosen) == 1:
+        return chosen[0]
+    return chosen or None
+
+
+def _draw_shape(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    _ints_widgets(key, attr.name, -1, shape[:UI_MAX_NDIM] or (1,))
+
+
+def _draw_index(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    _ints_widgets(key, attr.name, -limits.MAX_ELEMENTS, (0,))
+
+
+def _read_plain(key: str, attr: Attr):
+    return st.session_state[key]
+
+
+def _read_int(key: str, attr: Attr):
+    return int(st.session_state[key])
+
+
+def _read_ints_attr(key: str, attr: Attr):
+    return _read_ints(key)
+
+
+_ATTR_WIDGETS = {
+    "bool": (_draw_bool, _read_plain),
+    "float": (_draw_float, _read_plain),
+    "optional_float": (_draw_optional_float, _read_optional_float),
+    "dim": (_draw_dim, _read_int),
+    "axis": (_draw_axes, _read_axes),
+    "axes": (_draw_axes, _read_axes),
+    "shape": (_draw_shape, _read_ints_attr),
+    "index": (_draw_index, _read_ints_attr),
+}
+"""Attribute type (playground.registry.ATTR_TYPES) -> (draw its widget, read its value)."""
+
+
+def _widget_for(attr: Attr):
+    """(draw, read) for an attribute: a menu when it lists its choices, else by its type."""
+    return (_draw_choice, _read_plain) if attr.choices else _ATTR_WIDGETS[attr.type]
 
 
 def attr_widgets(prefix: str, info: OpInfo, operand_shape: tuple[int, ...]) -> None:
@@ -105,56 +200,19 @@ def attr_widgets(prefix: str, info: OpInfo, operand_shape: tuple[int, ...]) -> N
     `operand_shape` (the first operand's) sets the offered axes and the default of a shape.
     """
     for attr in info.attrs:
-        key = f"{prefix}_{info.name}_{attr.name}"
-        _attr_widget(key, attr, operand_shape)
-
-
-def _attr_widget(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
-    label, ndim = attr.name, len(shape)
-    if attr.type == "choice":
-        st.selectbox(label, attr.choices, index=attr.choices.index(attr.default), key=key)
-    elif attr.type == "bool":
-        st.checkbox(label, value=bool(attr.default), key=key)
-    elif attr.type == "float":
-        st.number_input(label, value=float(attr.default), format="%g", key=key)
-    elif attr.type == "optional_float":
-        if st.checkbox(f"set {label}", value=attr.default is not None, key=f"{key}_on"):
-            st.number_input(label, value=attr.default or 0.0, format="%g", key=key)
-    elif attr.type == "dim":
-        st.number_input(
-            label, min_value=-limits.MAX_NDIM, max_value=limits.MAX_NDIM,
-            value=attr.default if attr.default is not None else 0, step=1, key=key,
-        )
-    elif attr.type in ("axis", "axes"):
-        what = "all axes" if attr.type == "axis" else "reversed"
-        st.multiselect(
-            label, list(range(max(ndim, 1))), key=key, placeholder=f"none chosen: {what}",
-            help="Pick axes in order; leave empty for the default.",
-        )
-    elif attr.type == "shape":
-        _ints_widgets(key, label, -1, shape[:UI_MAX_NDIM] or (1,))
-    elif attr.type == "index":
-        _ints_widgets(key, label, -limits.MAX_ELEMENTS, (0,))
-    else:
-        raise ValueError(f"no widget for attribute type {attr.type!r}")
+        draw, _ = _widget_for(attr)
+        draw(f"{prefix}_{info.name}_{attr.name}", attr, operand_shape)
 
 
 def read_attrs(prefix: str, info: OpInfo) -> dict:
-    """The attributes the widgets under `prefix` describe, for `Node.operation(..., **attrs)`."""
+    """The attributes the widgets under `prefix` describe, for `Node.operation(..., **attrs)`.
+
+    Attributes left at "none" are left out, so the registry's defaults apply.
+    """
     attrs = {}
     for attr in info.attrs:
-        key = f"{prefix}_{info.name}_{attr.name}"
-        if attr.type in ("shape", "index"):
-            attrs[attr.name] = _read_ints(key)
-        elif attr.type in ("axis", "axes"):
-            chosen = tuple(st.session_state.get(key) or ())
-            if chosen:
-                attrs[attr.name] = chosen[0] if attr.type == "axis" and len(chosen) == 1 else chosen
-        elif attr.type == "optional_float":
-            if st.session_state.get(f"{key}_on"):
-                attrs[attr.name] = float(st.session_state[key])
-        elif attr.type == "dim":
-            attrs[attr.name] = int(st.session_state[key])
-        else:
-            attrs[attr.name] = st.session_state[key]
+        _, read = _widget_for(attr)
+        value = read(f"{prefix}_{info.name}_{attr.name}", attr)
+        if value is not None:
+            attrs[attr.name] = value
     return attrs

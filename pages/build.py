@@ -45,7 +45,13 @@ def _add_node() -> None:
 def _chosen_operands(info) -> tuple[str, ...]:
     if info.arity is None:
         return tuple(st.session_state.get("add_operands") or ())
-    return tuple(st.session_state[f"add_operand_{i}"] for i in range(info.arity))
+    return tuple(st.session_state[_operand_key(info.arity, i)] for i in range(info.arity))
+
+
+def _operand_key(arity: int, slot: int) -> str:
+    """One key per arity and slot: a unary op starts from the last node, not from whatever the
+    first slot of a binary op held."""
+    return f"add_operand_{arity}_{slot}"
 
 
 def _apply_expression() -> None:
@@ -67,10 +73,16 @@ def _rename() -> None:
         st.session_state["edit_new_name"] = ""
 
 
+def _edit_value_prefix(name: str) -> str:
+    """Widget keys per node, so the value widgets start from the chosen node's value."""
+    return f"edit_value_{name}"
+
+
 def _set_value() -> None:
     name = st.session_state[EDIT_TARGET]
+    prefix = _edit_value_prefix(name)
     state.apply_edit(
-        "edit", lambda current: edits.set_value(current, name, _widgets.read_value("edit_value"))
+        "edit", lambda current: edits.set_value(current, name, _widgets.read_value(prefix))
     )
 
 
@@ -116,8 +128,9 @@ def add_node_form() -> None:
             cols = st.columns(info.arity)
             for i, col in enumerate(cols):
                 default = max(len(names) - info.arity + i, 0)
-                col.selectbox(f"Operand {i + 1}", names, index=default, key=f"add_operand_{i}")
-            first = st.session_state.get("add_operand_0", names[-1])
+                col.selectbox(f"Operand {i + 1}", names, index=default,
+                              key=_operand_key(info.arity, i))
+            first = st.session_state[_operand_key(info.arity, 0)]
         _widgets.attr_widgets("add_attr", info, result.node(first).shape)
         stem = op
     else:
@@ -184,7 +197,7 @@ def edit_node_form() -> None:
     button_col.button("Rename", on_click=_rename, key="edit_rename", width="stretch")
 
     if node.is_leaf:
-        _widgets.value_widgets("edit_value")
+        _widgets.value_widgets(_edit_value_prefix(name), current=node.value)
         st.button("Set value", on_click=_set_value, key="edit_set_value")
 
     st.button(f"Make `{name}` the output", on_click=_make_output, key="edit_output",

@@ -77,9 +77,9 @@ with table_col:
 with sweep_col:
     st.subheader("Error across ε", divider="gray")
     sweep = _cache.epsilon_sweep(spec_json)
-    if sweep[["max_abs_error", "max_rel_error"]].isna().all(axis=None):
-        st.info("Every error is NaN, so there is no curve to draw: the graph's values are not "
-                "finite (see the warnings above).", icon=":material/info:")
+    if not (sweep[["max_abs_error", "max_rel_error"]] > 0).any(axis=None):
+        st.info("Every error is zero or NaN, so there is no curve to draw on a log scale.",
+                icon=":material/info:")
     else:
         st.altair_chart(_charts.epsilon_sweep(sweep, eps))
         sampled = sweep.attrs["elements"]

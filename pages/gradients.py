@@ -12,6 +12,7 @@ _frame.ensure()
 DETAIL = "pg_detail_node"
 DETAIL_WIDGET = "w_detail_node"
 TABLE_WIDGET = "w_node_table"
+ELEMENT_ROWS = 10_000  # rows of the element table sent to the browser
 
 _views.require_nodes()
 spec_json = state.spec_json()
@@ -78,15 +79,22 @@ with detail_col:
         value_col, grad_col = st.columns(2)
         value_col.metric("value", f"{node.value.item():.6g}")
         grad_col.metric("gradient", "none" if node.grad is None else f"{node.grad.item():.6g}")
+    elif node.value.size > _charts.HEATMAP_MAX_CELLS:
+        st.info(f"{node.value.size:,} elements are too many to draw one by one; the table below "
+                "lists them.", icon=":material/info:")
     else:
         value_col, grad_col = st.columns(2)
         value_col.altair_chart(_charts.heatmap(node.value, "value"), width="content")
         if node.grad is None:
-            grad_col.info("A constant: no gradient.")
+            grad_col.info("No gradient: a constant, or made of constants only.")
         else:
             grad_col.altair_chart(_charts.heatmap(node.grad, "gradient"), width="content")
+    if node.value.ndim:
         with st.expander("Every element"):
-            st.dataframe(_cache.element_table(spec_json, name), hide_index=True)
+            elements = _cache.element_table(spec_json, name)
+            if len(elements) > ELEMENT_ROWS:
+                st.caption(f"The first {ELEMENT_ROWS:,} of {len(elements):,} elements.")
+            st.dataframe(elements.head(ELEMENT_ROWS), hide_index=True)
 
 with formula_col:
     st.subheader("Local derivatives", divider="gray")

@@ -1,6 +1,7 @@
 """AppTest helpers: run the real entry script headless and read what the pages drew.
 
-Imported by the tests in this folder (pytest puts the folder on sys.path)."""
+Imported by the tests in this folder (pytest puts the folder on sys.path).
+"""
 
 from __future__ import annotations
 

@@ -2,10 +2,12 @@
 
 import numpy as np
 import pytest
-from app_helpers import dot_of, errors_of, open_page, run, spec_of
+from app_helpers import dot_of, errors_of, open_page, run, spec_of, start
 
-from playground import presets
+from pages import _widgets
+from playground import parse, presets, share
 from playground.evaluate import evaluate
+from playground.registry import ATTR_TYPES, OPS
 
 
 def _add(at, kind):
@@ -82,8 +84,8 @@ def test_adding_a_constant_gives_a_node_without_gradient(app):
 def test_adding_a_binary_operation_uses_the_chosen_operands(app):
     app.selectbox(key="add_op").set_value("mul")
     run(app)
-    app.selectbox(key="add_operand_0").set_value("d")
-    app.selectbox(key="add_operand_1").set_value("b")
+    app.selectbox(key="add_operand_2_0").set_value("d")
+    app.selectbox(key="add_operand_2_1").set_value("b")
     _submit_add(app, "L")
     spec = spec_of(app)
     assert (spec["L"].op, spec["L"].operands) == ("mul", ("d", "b"))
@@ -99,7 +101,7 @@ def test_adding_a_reduction_passes_its_axis_attribute(app):
     run(app)
     app.selectbox(key="add_op").set_value("sum")
     run(app)
-    app.selectbox(key="add_operand_0").set_value("W")
+    app.selectbox(key="add_operand_1_0").set_value("W")
     app.multiselect(key="add_attr_sum_axis").set_value([0])
     app.checkbox(key="add_attr_sum_keepdims").check()
     _submit_add(app, "s")
@@ -165,7 +167,7 @@ def test_renaming_a_node_renames_its_uses(app):
 def test_changing_a_value_changes_the_gradients(app):
     app.selectbox(key="edit_target").set_value("b")
     run(app)
-    app.number_input(key="edit_value_number").set_value(5.0)
+    app.number_input(key="edit_value_b_number").set_value(5.0)
     app.button(key="edit_set_value").click()
     run(app)
     assert evaluate(spec_of(app)).grad("a") == pytest.approx(6.0)  # b + 1
@@ -217,3 +219,50 @@ def test_an_emptied_graph_leaves_every_page_usable(app):
     _add(app, "input")
     _submit_add(app, "x")
     assert spec_of(app).names == ("x",)
+
+
+def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list():
+    at = start(query={"graph": share.encode(presets.get("vectors").spec)})
+    at.selectbox(key="edit_target").set_value("a")
+    run(at)
+    box = at.text_input(key="edit_value_a_list")
+    assert box.value == "[2.0, 3.0]"
+    box.input("[1.0, 2.0")
+    at.button(key="edit_set_value").click()
+    run(at)
+    assert spec_of(at)["a"].value == [2.0, 3.0]
+    assert any("not a list of numbers" in e for e in errors_of(at)), errors_of(at)
+    at.text_input(key="edit_value_a_list").input("[1.0, 1.0]")
+    at.button(key="edit_set_value").click()
+    run(at)
+    assert spec_of(at)["a"].value == [1.0, 1.0]
+    assert not errors_of(at)
+    np.testing.assert_allclose(evaluate(spec_of(at)).grad("a"), [12.0, 10.0])  # b * w
+
+
+TWO_MATRICES = "t = const([0.0, 1.0])\nA = [[0.2, 0.7], [0.4, 0.9]]\nB = [[0.1, 0.5], [0.3, 0.6]]\n"
+NOT_DEFAULTS = {  # the few ops whose form defaults do not make a valid node, and the fix
+    "clip": ("checkbox", "add_attr_clip_min_on", True),
+    "cross_entropy": ("selectbox", "add_operand_2_1", "t"),  # class indices, not a matrix
+}
+
+
+@pytest.mark.parametrize("op", list(OPS))
+def test_every_registry_op_can_be_added_through_the_form(op):
+    at = start(query={"graph": share.encode(parse(TWO_MATRICES))})
+    at.selectbox(key="add_op").set_value(op)
+    run(at)
+    if op in NOT_DEFAULTS:
+        widget, key, value = NOT_DEFAULTS[op]
+        getattr(at, widget)(key=key).set_value(value)
+        run(at)
+    _submit_add(at, "new")
+    assert not errors_of(at), errors_of(at)
+    node = spec_of(at)["new"]
+    assert node.op == op
+    assert "A" in node.operands or "B" in node.operands
+    assert evaluate(spec_of(at)).value("new").size > 0
+
+
+def test_every_attribute_type_of_the_registry_has_a_widget():
+    assert set(_widgets._ATTR_WIDGETS) == set(ATTR_TYPES)

@@ -5,7 +5,7 @@ import shutil
 import pytest
 from app_helpers import PAGES, dot_of, new_app, open_page, run, spec_of, start
 
-from playground import presets
+from playground import parse, presets, share
 from playground.evaluate import evaluate
 
 PRESET_KEYS = [p.key for p in presets.PRESETS]
@@ -65,7 +65,7 @@ def test_gradients_page_tables_every_node_with_its_gradient(app):
 
 
 def test_gradients_page_shows_heatmaps_for_a_matrix_node():
-    at = start(query={"graph": _link(presets.get("mlp"))}, page="pages/gradients.py")
+    at = start(query={"graph": share.encode(presets.get("mlp").spec)}, page="pages/gradients.py")
     at.selectbox(key="w_detail_node").set_value("W1")
     run(at)
     charts = [e for e in at.main if getattr(e, "type", "") == "vega_lite_chart"]
@@ -76,10 +76,9 @@ def test_gradients_page_shows_heatmaps_for_a_matrix_node():
 @pytest.mark.parametrize("key", PRESET_KEYS)
 def test_gradient_check_passes_on_every_preset_that_stays_finite(key):
     preset = presets.get(key)
-    at = run(new_app(query={"graph": _link(preset)}, page="pages/gradient_check.py"))
+    at = run(new_app(query={"graph": share.encode(preset.spec)}, page="pages/gradient_check.py"))
     table = at.dataframe[0].value
-    assert len(table) == sum(max(1, len(n.array().ravel())) for n in preset.spec.nodes
-                             if n.kind == "input")
+    assert len(table) == sum(n.array().size for n in preset.spec.nodes if n.kind == "input")
     if evaluate(preset.spec).flags:  # the naive softmax overflows on purpose: NaN fails
         assert not table["passed"].any()
         assert "differ from the finite-difference estimate" in at.error[0].value
@@ -88,26 +87,42 @@ def test_gradient_check_passes_on_every_preset_that_stays_finite(key):
         assert at.success[0].value.startswith(f"All {len(table)} elements match")
 
 
-def test_gradient_check_epsilon_control_changes_the_errors(app):
-    open_page(app, "pages/gradient_check.py")
-    small = app.dataframe[0].value["abs_error"].max()
-    app.select_slider(key="w_eps").set_value(1e-1)
-    run(app)
-    assert app.session_state["pg_eps"] == 1e-1
-    assert app.dataframe[0].value["abs_error"].max() != small
-
-
-def _link(preset) -> str:
-    from playground import share
-
-    return share.encode(preset.spec)
+def test_a_too_large_epsilon_fails_the_check_with_truncation_error():
+    neuron = share.encode(presets.get("neuron").spec)
+    at = start(query={"graph": neuron}, page="pages/gradient_check.py")
+    assert at.dataframe[0].value["passed"].all()
+    at.select_slider(key="w_eps").set_value(1e-1)
+    run(at)
+    assert at.session_state["pg_eps"] == 1e-1
+    table = at.dataframe[0].value
+    assert table["abs_error"].max() > 1e-3  # tanh's curvature over a step of 0.1
+    assert not table["passed"].all()
+    assert "differ from the finite-difference estimate" in at.error[0].value
 
 
 def test_auto_layout_draws_small_graphs_left_to_right_and_large_ones_top_to_bottom():
+    mlp = share.encode(presets.get("mlp").spec)
     small = run(new_app(page="pages/graph.py"))
     assert "rankdir=LR" in dot_of(small)
-    large = run(new_app(query={"graph": _link(presets.get("mlp"))}, page="pages/graph.py"))
+    large = run(new_app(query={"graph": mlp}, page="pages/graph.py"))
     assert "rankdir=TB" in dot_of(large)
-    chosen = run(new_app(query={"graph": _link(presets.get("mlp")), "dir": "LR"},
-                         page="pages/graph.py"))
+    chosen = run(new_app(query={"graph": mlp, "dir": "LR"}, page="pages/graph.py"))
     assert "rankdir=LR" in dot_of(chosen)
+
+
+def test_auto_layout_turns_downwards_when_the_font_grows(app):
+    open_page(app, "pages/graph.py")
+    app.slider(key="w_font").set_value(24)
+    run(app)
+    assert "rankdir=TB" in dot_of(app)
+    app.segmented_control(key="w_rankdir").set_value("LR")
+    run(app)
+    assert "rankdir=LR" in dot_of(app) and "fontsize=24" in dot_of(app)
+
+
+def test_a_huge_tensor_is_tabled_not_drawn_as_a_heatmap():
+    big = parse("W = randn(100, 100, seed=0)\nL = sum(W * W)\n")
+    at = start(query={"graph": share.encode(big)}, page="pages/gradients.py")
+    assert not [e for e in at.main if getattr(e, "type", "") == "vega_lite_chart"]
+    assert any("10,000 elements are too many" in i.value for i in at.info)
+    assert len(at.dataframe[1].value) == 10_000

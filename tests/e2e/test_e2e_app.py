@@ -8,36 +8,36 @@ from pathlib import Path
 
 import pytest
 
+from playground import presets
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the `browser` fixture reports it: a skip here, a failure in CI
+    expect = None
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 
-def _expect():
-    from playwright.sync_api import expect
-
-    return expect
-
-
 def node_box(page, name: str):
     """The drawn record of node `name` in the graph's SVG (Graphviz titles each node group)."""
-    chart = page.get_by_test_id("stGraphVizChart").locator("svg")
-    return chart.locator("g.node").filter(has=page.locator("title", has_text=re.compile(
-        rf"^{re.escape(name)}$")))
+    title = page.locator("title", has_text=re.compile(rf"^{re.escape(name)}$"))
+    return page.get_by_test_id("stGraphVizChart").locator("svg g.node").filter(has=title)
 
 
 def wait_for_app(page) -> None:
     """The app has drawn its graph and finished running."""
-    _expect()(page.get_by_test_id("stGraphVizChart").locator("svg g.node").first).to_be_visible(
-        timeout=30_000)
-    _expect()(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+    first_node = page.get_by_test_id("stGraphVizChart").locator("svg g.node").first
+    expect(first_node).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
 
 def open_page(page, title: str) -> None:
     page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    _expect()(page.get_by_role("heading", name=title, level=1)).to_be_visible()
-    _expect()(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+    expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
 
 def add_input(page, name: str, number: str) -> None:
@@ -63,8 +63,8 @@ def add_operation(page, name: str) -> None:
 def test_the_app_opens_on_the_default_graph_with_a_gradient_of_4(page, app_url):
     page.goto(app_url)
     wait_for_app(page)
-    _expect()(node_box(page, "a")).to_contain_text("grad 4.0000")
-    _expect()(node_box(page, "d")).to_contain_text("value 8.0000")
+    expect(node_box(page, "a")).to_contain_text("grad 4.0000")
+    expect(node_box(page, "d")).to_contain_text("value 8.0000")
 
 
 def test_a_node_added_in_the_form_is_drawn_with_value_and_gradient_and_shared(
@@ -73,23 +73,23 @@ def test_a_node_added_in_the_form_is_drawn_with_value_and_gradient_and_shared(
     page.goto(app_url)
     wait_for_app(page)
     add_input(page, "e", "5")
-    _expect()(node_box(page, "e")).to_contain_text("value 5.0000")
+    expect(node_box(page, "e")).to_contain_text("value 5.0000")
     add_operation(page, "L")
-    _expect()(node_box(page, "L")).to_contain_text("value 13.0000")  # d + e = 8 + 5
-    _expect()(node_box(page, "e")).to_contain_text("grad 1.0000")
-    _expect()(node_box(page, "a")).to_contain_text("grad 4.0000")
+    expect(node_box(page, "L")).to_contain_text("value 13.0000")  # d + e = 8 + 5
+    expect(node_box(page, "e")).to_contain_text("grad 1.0000")
+    expect(node_box(page, "a")).to_contain_text("grad 4.0000")
 
-    _expect()(page).to_have_url(re.compile(r"[?&]graph="))
+    expect(page).to_have_url(re.compile(r"[?&]graph="))
     link = page.url
     fresh = browser.new_context(viewport={"width": 1600, "height": 1000})
     try:
         other = fresh.new_page()
         other.goto(link)
         wait_for_app(other)
-        _expect()(node_box(other, "L")).to_contain_text("value 13.0000")
-        _expect()(node_box(other, "e")).to_contain_text("grad 1.0000")
+        expect(node_box(other, "L")).to_contain_text("value 13.0000")
+        expect(node_box(other, "e")).to_contain_text("grad 1.0000")
         open_page(other, "Graph")
-        _expect()(node_box(other, "L")).to_contain_text("grad 1.0000")
+        expect(node_box(other, "L")).to_contain_text("grad 1.0000")
         other.screenshot(path=artifacts_dir / "shared-link-graph.png")
     finally:
         fresh.close()
@@ -100,8 +100,8 @@ def load_preset(page, title: str) -> None:
     page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").filter(
         has_text="Load a preset").click()
     page.get_by_role("option", name=title, exact=True).click()
-    _expect()(page.get_by_test_id("stSidebar")).to_contain_text(title)
-    _expect()(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+    expect(page.get_by_test_id("stSidebar")).to_contain_text(title)
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
 
 def shoot(page, artifacts_dir: Path, slug: str) -> None:
@@ -119,20 +119,20 @@ def test_screenshots_of_every_page(page, app_url, artifacts_dir):
 
     open_page(page, "Graph")
     wait_for_app(page)
-    _expect()(page).to_have_url(re.compile(r"/graph\?(.*&)?graph="))  # survives the switch
+    expect(page).to_have_url(re.compile(r"/graph\?(.*&)?graph="))  # survives the switch
     shoot(page, artifacts_dir, "graph")
 
     open_page(page, "Gradients")
-    load_preset(page, "Two-layer MLP with softmax cross-entropy")
-    _expect()(page.get_by_test_id("stDataFrame").first).to_be_visible()
-    _expect()(page.get_by_test_id("stVegaLiteChart")).to_have_count(2)  # W1's heatmaps
-    _expect()(page.locator(".katex").first).to_be_visible()
+    load_preset(page, presets.get("mlp").title)
+    expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(2)  # W1's heatmaps
+    expect(page.locator(".katex").first).to_be_visible()
     shoot(page, artifacts_dir, "gradients")
 
     open_page(page, "Gradient check")
-    load_preset(page, "A single tanh neuron")
-    _expect()(page.get_by_text("All 5 elements match")).to_be_visible()
-    _expect()(page.get_by_test_id("stVegaLiteChart")).to_be_visible()
+    load_preset(page, presets.get("neuron").title)
+    expect(page.get_by_text("All 5 elements match")).to_be_visible()
+    expect(page.get_by_test_id("stVegaLiteChart")).to_be_visible()
     shoot(page, artifacts_dir, "gradient-check")
 
 
@@ -145,7 +145,7 @@ def test_the_dark_theme_keeps_the_drawing_readable(browser, app_url, artifacts_d
         background = tab.evaluate(
             "() => getComputedStyle(document.querySelector('.stApp')).backgroundColor")
         assert background != "rgb(255, 255, 255)", "the dark theme was not applied"
-        _expect()(node_box(tab, "a")).to_contain_text("grad 4.0000")
+        expect(node_box(tab, "a")).to_contain_text("grad 4.0000")
         tab.screenshot(path=artifacts_dir / "screenshot-graph-dark.png")
     finally:
         dark.close()
