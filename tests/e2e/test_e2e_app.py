@@ -115,11 +115,15 @@ def shoot(page, artifacts_dir: Path, slug: str) -> None:
 def test_screenshots_of_every_page(page, app_url, artifacts_dir):
     page.goto(app_url)
     wait_for_app(page)
+    expect(page.get_by_role("button", name="Add node")).to_be_visible()
     shoot(page, artifacts_dir, "build")
 
     open_page(page, "Graph")
     wait_for_app(page)
     expect(page).to_have_url(re.compile(r"/graph\?(.*&)?graph="))  # survives the switch
+    expect(page.get_by_test_id("stDownloadButton")).to_have_count(5)
+    for label in ("DOT", "SVG", "JSON", "Expression", "PyTorch"):
+        expect(page.get_by_test_id("stDownloadButton").filter(has_text=label)).to_be_visible()
     shoot(page, artifacts_dir, "graph")
 
     open_page(page, "Gradients")
