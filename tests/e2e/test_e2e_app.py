@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -105,11 +106,14 @@ def load_preset(page, title: str) -> None:
 
 
 def shoot(page, artifacts_dir: Path, slug: str) -> None:
-    """Screenshot into tests/artifacts/ and refresh the copy under docs/ that the README shows."""
+    """Screenshot into tests/artifacts/; with UPDATE_SCREENSHOTS=1, also refresh the copy under
+    docs/ that the README shows (so an ordinary test run leaves the checkout clean)."""
     path = artifacts_dir / f"screenshot-{slug}.png"
     page.screenshot(path=path)
-    DOCS.mkdir(exist_ok=True)
-    shutil.copyfile(path, DOCS / f"screenshot-{slug}.png")
+    assert path.stat().st_size > 10_000  # a real page, not a blank frame
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        DOCS.mkdir(exist_ok=True)
+        shutil.copyfile(path, DOCS / f"screenshot-{slug}.png")
 
 
 def test_screenshots_of_every_page(page, app_url, artifacts_dir):
