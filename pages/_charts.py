@@ -1,12 +1,9 @@
-"""Altair charts (Altair ships with Streamlit): tensor heatmaps and the epsilon-sweep curve.
-
-Only layout happens here: arrays become long tables of (row, column, number) to draw.
-"""
+"""Altair charts (Altair ships with Streamlit): tensor heatmaps, drawn from the tables of
+`playground.tables.matrix_frame`, and the epsilon-sweep curve of `playground.checks`."""
 
 from __future__ import annotations
 
 import altair as alt
-import numpy as np
 import pandas as pd
 
 CELL_TEXT_LIMIT = 64  # heatmaps up to this many cells print their numbers on the cells
@@ -14,18 +11,10 @@ MAX_HEATMAP_WIDTH = 560  # pixels; larger tensors get thinner cells
 HEATMAP_MAX_CELLS = 4_096  # beyond this a heatmap is too slow to draw and too dense to read
 
 
-def _grid(array: np.ndarray) -> pd.DataFrame:
-    """Long form of a tensor laid out as rows x columns (leading axes stacked as rows)."""
-    a = np.asarray(array, dtype=np.float64)
-    grid = a.reshape(1, -1) if a.ndim < 2 else a.reshape(-1, a.shape[-1])
-    rows, cols = np.indices(grid.shape)
-    return pd.DataFrame({"row": rows.ravel(), "column": cols.ravel(), "number": grid.ravel()})
-
-
-def heatmap(array: np.ndarray, title: str) -> alt.LayerChart | alt.Chart:
-    """One cell per element, red for negative and blue for positive around a white zero; the
-    numbers are written on the cells of small tensors (white on the darkest cells)."""
-    data = _grid(array)
+def heatmap(data: pd.DataFrame, title: str) -> alt.LayerChart | alt.Chart:
+    """One cell per row of `data` (a `matrix_frame`: row, column, number), red for negative and
+    blue for positive around a white zero; the numbers are written on the cells of small tensors
+    (white on the darkest cells)."""
     n_cols = int(data["column"].max()) + 1
     labelled = len(data) <= CELL_TEXT_LIMIT
     step = 44 if labelled else max(4, min(28, MAX_HEATMAP_WIDTH // n_cols))

@@ -11,7 +11,8 @@ import json
 
 import streamlit as st
 
-from playground import SpecError, limits
+from playground import limits
+from playground.expr import parse_value
 from playground.registry import Attr, OpInfo
 from playground.spec import GENERATORS
 
@@ -78,34 +79,19 @@ def value_widgets(prefix: str, current: object = 1.0) -> None:
 
 
 def read_value(prefix: str) -> object:
-    """The value the widgets under `prefix` describe; `Node` checks it."""
+    """The value the widgets under `prefix` describe (a typed list is read by
+    `playground.expr.parse_value`); `Node` checks it."""
     mode = st.session_state.get(f"{prefix}_mode") or "number"
     if mode == "number":
         return float(st.session_state[f"{prefix}_number"])
     if mode == "list":
-        text = (st.session_state.get(f"{prefix}_list") or "").strip()
-        if not text:
-            raise SpecError("type a list of numbers such as [[1, 2], [3, 4]]")
-        return _list_literal(text)
+        return parse_value(st.session_state.get(f"{prefix}_list") or "")
     fn = st.session_state[f"{prefix}_fn"]
     value: dict = {"fn": fn, "shape": list(_read_ints(f"{prefix}_shape"))}
     if "seed" in GENERATORS[fn]:
         value["seed"] = int(st.session_state[f"{prefix}_seed"])
     if "value" in GENERATORS[fn]:
         value["value"] = float(st.session_state[f"{prefix}_fill"])
-    return value
-
-
-def _list_literal(text: str) -> list:
-    """A typed nested list of numbers, read as JSON data (never as code)."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        value = None
-    if not isinstance(value, list):
-        raise SpecError(
-            f"`{text:.40}` is not a list of numbers; write one such as [[1, 2], [3, 4]]"
-        )
     return value
 
 
@@ -125,8 +111,9 @@ def _draw_float(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
 
 
 def _draw_optional_float(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
-    if st.checkbox(f"set {attr.name}", value=attr.default is not None, key=f"{key}_on"):
-        st.number_input(attr.name, value=attr.default or 0.0, format="%g", key=key)
+    start = attr.default if attr.suggested is None else attr.suggested
+    if st.checkbox(f"set {attr.name}", value=start is not None, key=f"{key}_on"):
+        st.number_input(attr.name, value=start or 0.0, format="%g", key=key)
 
 
 def _read_optional_float(key: str, attr: Attr):

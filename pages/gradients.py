@@ -4,7 +4,7 @@ import streamlit as st
 
 from pages import _cache, _charts, _frame, _views
 from pages import _state as state
-from playground import registry
+from playground import registry, tables
 from playground.render import format_shape
 
 _frame.ensure()
@@ -84,11 +84,15 @@ with detail_col:
                 "lists them.", icon=":material/info:")
     else:
         value_col, grad_col = st.columns(2)
-        value_col.altair_chart(_charts.heatmap(node.value, "value"), width="content")
+        values = tables.matrix_frame(node.value)
+        value_col.altair_chart(_charts.heatmap(values, "value"), width="content")
         if node.grad is None:
             grad_col.info("No gradient: a constant, or made of constants only.")
         else:
-            grad_col.altair_chart(_charts.heatmap(node.grad, "gradient"), width="content")
+            grads = tables.matrix_frame(node.grad)
+            grad_col.altair_chart(_charts.heatmap(grads, "gradient"), width="content")
+        if "note" in values.attrs:
+            st.caption(values.attrs["note"])
     if node.value.ndim:
         with st.expander("Every element"):
             elements = _cache.element_table(spec_json, name)

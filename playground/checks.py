@@ -9,6 +9,8 @@ between the moved input and the output (the rest is computed once, up front).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -146,11 +148,17 @@ def _ancestors(spec, output) -> set[str]:
 
 
 def _row(name, index, analytic, numeric):
-    with np.errstate(all="ignore"):
-        abs_error = abs(analytic - numeric)
-        scale = max(abs(analytic), abs(numeric))
+    """One element's comparison. When either gradient is NaN or infinite the relative error is
+    NaN (there is no scale to measure it against) and the element fails; when both are exactly
+    zero it is 0."""
+    finite = math.isfinite(analytic) and math.isfinite(numeric)
+    abs_error = abs(analytic - numeric)
+    scale = max(abs(analytic), abs(numeric))
+    if not finite:
+        rel_error = math.nan
+    else:
         rel_error = abs_error / scale if scale > 0 else 0.0
-    passed = bool(np.isfinite(abs_error) and abs_error <= ATOL + RTOL * scale)
+    passed = finite and abs_error <= ATOL + RTOL * scale
     return {"node": name, "index": index, "analytic": analytic, "numeric": numeric,
             "abs_error": abs_error, "rel_error": rel_error, "passed": passed}
 

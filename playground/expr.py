@@ -22,6 +22,7 @@ Size limits (text, bracket depth, expression depth, node count, tensor size, lit
 are checked before or while parsing, and every problem is a SpecError with line and column.
 
 ``to_text(spec)`` writes one line per node, so ``parse(to_text(spec)) == spec`` holds exactly.
+``parse_value(text)`` reads one leaf value on its own (what may follow ``x =``), for value boxes.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import re
 
 from . import limits, registry
 from .errors import SpecError
-from .spec import GENERATORS, GraphSpec, Node, check_name, next_name
+from .spec import GENERATORS, GraphSpec, Node, canonical_value, check_name, next_name
 
 _OPERATORS = {
     ast.Add: "+",
@@ -111,36 +112,42 @@ _NOT_STATEMENTS = {
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BRACKETS = re.compile(r"[()\[\]{}#\n]")
 _FUNCTIONS = (*registry.OPS, "const", "output", *GENERATORS)
+_VALUE_EXAMPLES = (
+    "a number such as -2.5, a list such as [[1, 2], [3, 4]] or a generator such as "
+    "randn(3, 2, seed=0)"
+)
 
 
 def parse(text: str) -> GraphSpec:
     """The GraphSpec written in ``text``; SpecError with line and column for any problem."""
-    if not isinstance(text, str):
-        raise SpecError(f"the program must be text, not {type(text).__name__}")
-    if len(text) > limits.MAX_TEXT_CHARS:
-        raise SpecError(
-            f"the program has {len(text):,} characters, more than the limit of "
-            f"{limits.MAX_TEXT_CHARS:,}"
-        )
+    _check_text(text, "program")
     text = text.removeprefix("\ufeff")
-    _check_brackets(text)
-    try:
-        tree = ast.parse(text, mode="exec")
-    except SyntaxError as err:
-        raise SpecError(
-            f"this is not valid syntax ({err.msg}); write one assignment per line, "
-            "such as h = tanh(x)",
-            line=err.lineno,
-            col=err.offset,
-        ) from None
-    except (ValueError, OverflowError) as err:
-        raise SpecError(f"the program cannot be read: {str(err)[:80]}") from None
-    except (RecursionError, MemoryError):
-        raise SpecError(
-            "the program is nested too deeply to read; split long expressions over several "
-            "lines with names for the parts"
-        ) from None
+    tree = _syntax_tree(text, "program", "write one assignment per line, such as h = tanh(x)")
     return _Parser(text, tree).run()
+
+
+def parse_value(text: str):
+    """A leaf value typed on its own, in canonical form: a number (``-2.5``), a nested list
+    (``[[1, 2], [3, 4]]``) or a generator (``randn(3, 2, seed=0)``), as on the right of ``x = ...``.
+
+    The node editor's value box reads through this: the same whitelist and limits as ``parse``,
+    nothing evaluated; anything else is a SpecError with the line and column of the problem.
+    """
+    _check_text(text, "value")
+    text = text.removeprefix("\ufeff")
+    # A value may start with blanks, which Python's parser takes for an indented line: drop
+    # them, keep the line breaks (so lines still count right) and add the indent back to the
+    # column of an error on the first line.
+    body = text.lstrip()
+    blank = _LINE_BREAK.split(text[: len(text) - len(body)])
+    source = "\n" * (len(blank) - 1) + body
+    try:
+        tree = _syntax_tree(source, "value", f"write {_VALUE_EXAMPLES}")
+        return _Parser(source, tree).value()
+    except SpecError as err:
+        if err.line != len(blank) or err.col is None:
+            raise
+        raise SpecError(err.problem, line=err.line, col=err.col + len(blank[-1])) from None
 
 
 def to_text(spec: GraphSpec) -> str:
@@ -153,6 +160,35 @@ def to_text(spec: GraphSpec) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Reading.
+
+
+def _check_text(text, what: str) -> None:
+    """Refuse anything but text, and text longer than ``limits.MAX_TEXT_CHARS``."""
+    if not isinstance(text, str):
+        raise SpecError(f"the {what} must be text, not {type(text).__name__}")
+    if len(text) > limits.MAX_TEXT_CHARS:
+        raise SpecError(
+            f"the {what} has {len(text):,} characters, more than the limit of "
+            f"{limits.MAX_TEXT_CHARS:,}"
+        )
+
+
+def _syntax_tree(text: str, what: str, hint: str) -> ast.Module:
+    """``text`` read by ``ast.parse`` (only read, never run); ``hint`` ends a syntax error."""
+    _check_brackets(text)
+    try:
+        return ast.parse(text, mode="exec")
+    except SyntaxError as err:
+        raise SpecError(
+            f"this is not valid syntax ({err.msg}); {hint}", line=err.lineno, col=err.offset
+        ) from None
+    except (ValueError, OverflowError) as err:
+        raise SpecError(f"the {what} cannot be read: {str(err)[:80]}") from None
+    except (RecursionError, MemoryError):
+        raise SpecError(
+            f"the {what} is nested too deeply to read; split long expressions over several "
+            "lines with names for the parts"
+        ) from None
 
 
 def _check_brackets(text: str) -> None:
@@ -204,6 +240,40 @@ class _Parser:
         for stmt in self.tree.body:
             self.statement(stmt)
         return GraphSpec(self.nodes, self.output)
+
+    def value(self) -> object:
+        """The one leaf value the text holds, in canonical form (for ``parse_value``)."""
+        self.check_depth()
+        body = self.tree.body
+        if not body:
+            raise SpecError(f"type a value: {_VALUE_EXAMPLES}")
+        if len(body) > 1 or not isinstance(body[0], ast.Expr):
+            raise self.error(body[-1], f"type just one value: {_VALUE_EXAMPLES}", quote=True)
+        node = body[0].value
+        data = self.data(node)
+        if data is None:
+            part = self.not_a_value(node)
+            if isinstance(part, ast.List) and not part.elts:
+                problem = "an empty list is not a value; a tensor needs at least one number"
+            elif isinstance(self.data(part), dict):
+                problem = "a generator stands on its own, not inside a list"
+            else:
+                problem = f"this is not a number, a list or a generator; write {_VALUE_EXAMPLES}"
+            raise self.error(part, problem, quote=True)
+        try:
+            return canonical_value(data)
+        except SpecError as err:
+            raise self.error(node, err.problem) from None
+
+    def not_a_value(self, node: ast.AST) -> ast.AST:
+        """The innermost part of ``node`` that keeps it from being a value: the error's place."""
+        while isinstance(node, ast.List):
+            parts = (item for item in node.elts if not isinstance(self.data(item), float | list))
+            part = next(parts, None)
+            if part is None:
+                break
+            node = part
+        return node
 
     def check_depth(self) -> None:
         """Refuse expression trees deeper than ``limits.MAX_EXPR_DEPTH``, without recursion."""

@@ -28,13 +28,15 @@ from .errors import SpecError
 @dataclass(frozen=True)
 class Attr:
     """One attribute of an op; ``type`` is a key of ``ATTR_TYPES``; non-empty ``choices`` list
-    the only values allowed."""
+    the only values allowed. ``suggested``, when not None, is the value a form offers first,
+    for an attribute whose default alone would not make a useful node (clip's bounds)."""
 
     name: str
     type: str
     default: object = None
     choices: tuple = ()
     required: bool = False
+    suggested: object = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class OpInfo:
 
     ``symbol`` is its operator in the expression language ("+", "@", unary "-"), if it has one;
     ``example`` is a call a student can copy; ``apply(*tensors, **attrs)`` runs it with the engine.
+    ``needs_one_of`` names attributes of which at least one must be given (clip: min or max).
     """
 
     name: str
@@ -53,6 +56,7 @@ class OpInfo:
     apply: Callable
     example: str
     symbol: str | None = None
+    needs_one_of: tuple[str, ...] = ()
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called ``name``, or None."""
@@ -199,6 +203,9 @@ def canonical_attrs(info: OpInfo, attrs: Mapping) -> dict:
             raise SpecError(
                 f"{info.name} needs the attribute `{attr.name}`, for example {info.example}"
             )
+    if info.needs_one_of and not any(out.get(name) is not None for name in info.needs_one_of):
+        names = " and ".join(f"`{name}`" for name in info.needs_one_of)
+        raise SpecError(f"{info.name} needs at least one of {names}, for example {info.example}")
     return out
 
 
@@ -413,11 +420,16 @@ _ENTRIES = (
         ag.minimum,
     ),
     OpInfo(
-        "clip", 1, (Attr("min", "optional_float", None), Attr("max", "optional_float", None)),
-        "Elementwise x limited to the range [min, max].",
+        "clip", 1,
+        (
+            Attr("min", "optional_float", None, suggested=0.0),
+            Attr("max", "optional_float", None, suggested=1.0),
+        ),
+        "Elementwise x limited to the range [min, max]; a missing bound means no limit.",
         r"\frac{dy}{dx} = \mathbb{1}[\min \le x \le \max]",
         lambda x, min=None, max=None: ag.clip(x, min=min, max=max),  # noqa: A002
         "clip(x, min=0.0, max=1.0)",
+        needs_one_of=("min", "max"),
     ),
     OpInfo(
         "mse_loss", 2, (), "Mean of squared differences (pred - target)^2.",

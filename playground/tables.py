@@ -1,10 +1,13 @@
-"""pandas tables of an evaluated graph: one row per node, or one row per element of a node.
+"""pandas tables of an evaluated graph: one row per node, or one row per element of a node;
+and any tensor as the long (row, column, number) table a heatmap draws.
 
 Numbers a page may sort or plot stay numeric (grad_norm, the element values); the columns meant
 only for reading (value, gradient) are strings formatted like the drawing's.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
@@ -43,19 +46,40 @@ def node_table(result: Result) -> pd.DataFrame:
 
 
 def element_table(result: Result, name: str) -> pd.DataFrame:
-    """One row per element of node `name`: index (e.g. "(0, 1)"), value and grad as floats.
+    """One row per element of node `name`, in NumPy's order: its position as one whole-number
+    column per axis (axis_0, axis_1, ...; none for a scalar), then value and grad as floats.
 
-    grad is NaN throughout when the node has no gradient (a constant).
+    Integer positions sort as numbers (row 10 after row 2). grad is NaN throughout when the node
+    has no gradient (a constant).
     """
     n = result.node(name)
     value = np.asarray(n.value, dtype=np.float64)
     grad = None if n.grad is None else np.broadcast_to(np.asarray(n.grad, np.float64), value.shape)
-    indices = list(np.ndindex(value.shape))
-    return pd.DataFrame(
-        {
-            "index": [str(i) for i in indices],
-            "value": value.ravel(),
-            "grad": np.full(value.size, np.nan) if grad is None else grad.ravel(),
-        },
-        columns=["index", "value", "grad"],
-    )
+    positions = np.indices(value.shape).reshape(value.ndim, value.size)
+    columns = {f"axis_{k}": positions[k] for k in range(value.ndim)}
+    columns["value"] = value.ravel()
+    columns["grad"] = np.full(value.size, np.nan) if grad is None else grad.ravel()
+    return pd.DataFrame(columns)
+
+
+def matrix_frame(array: np.ndarray) -> pd.DataFrame:
+    """A tensor as a long table for a heatmap: one row per element with columns row, column
+    (whole numbers) and number (float), in NumPy's order.
+
+    A matrix is laid out as it prints. A scalar is one row of one cell and a vector one row. A
+    tensor of more than two axes is drawn as (rows, last axis): the rows run through its leading
+    axes in order, the last of them fastest, so row r of a (2, 3, 4) tensor is x[r // 3, r % 3].
+    Such a frame says so in ``attrs["note"]``, a sentence a page can show under the drawing.
+    """
+    a = np.asarray(array, dtype=np.float64)
+    grid = a.reshape(1, -1) if a.ndim < 2 else a.reshape(math.prod(a.shape[:-1]), a.shape[-1])
+    rows, cols = np.indices(grid.shape)
+    frame = pd.DataFrame({"row": rows.ravel(), "column": cols.ravel(), "number": grid.ravel()})
+    if a.ndim > 2:
+        frame.attrs["note"] = (
+            f"The {format_shape(a.shape)} tensor is drawn as {grid.shape[0]} rows of "
+            f"{grid.shape[1]}: the rows run through its leading axes "
+            f"{format_shape(a.shape[:-1])} in order, the last of them fastest; the columns are "
+            "its last axis."
+        )
+    return frame

@@ -58,6 +58,20 @@ def test_adding_an_input_with_a_nested_list_keeps_its_shape(app):
     assert node.shape == (2, 2)
 
 
+def test_a_list_that_is_not_a_value_is_refused_with_its_column_and_the_typing_stays(app):
+    before = spec_of(app)
+    _add(app, "input")
+    app.segmented_control(key="add_value_mode").set_value("list")
+    run(app)
+    app.text_input(key="add_value_list").input("[[1, 2], [3, x]]")
+    _submit_add(app, "W")
+    assert spec_of(app) == before
+    assert any(e.startswith("line 1, column 14: `x` — this is not a number")
+               for e in errors_of(app)), errors_of(app)
+    assert app.text_input(key="add_value_list").value == "[[1, 2], [3, x]]"
+    assert app.text_input(key="add_name").value == "W"
+
+
 def test_adding_a_seeded_generator_input_builds_the_chosen_shape(app):
     _add(app, "input")
     app.segmented_control(key="add_value_mode").set_value("generator")
@@ -231,7 +245,9 @@ def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list(
     at.button(key="edit_set_value").click()
     run(at)
     assert spec_of(at)["a"].value == [2.0, 3.0]
-    assert any("not a list of numbers" in e for e in errors_of(at)), errors_of(at)
+    assert any("column 1: this is not valid syntax ('[' was never closed)" in e
+               for e in errors_of(at)), errors_of(at)
+    assert at.text_input(key="edit_value_a_list").value == "[1.0, 2.0"  # the typing stays
     at.text_input(key="edit_value_a_list").input("[1.0, 1.0]")
     at.button(key="edit_set_value").click()
     run(at)
@@ -241,8 +257,7 @@ def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list(
 
 
 TWO_MATRICES = "t = const([0.0, 1.0])\nA = [[0.2, 0.7], [0.4, 0.9]]\nB = [[0.1, 0.5], [0.3, 0.6]]\n"
-NOT_DEFAULTS = {  # the few ops whose form defaults do not make a valid node, and the fix
-    "clip": ("checkbox", "add_attr_clip_min_on", True),
+NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node, and the fix
     "cross_entropy": ("selectbox", "add_operand_2_1", "t"),  # class indices, not a matrix
 }
 
@@ -266,3 +281,30 @@ def test_every_registry_op_can_be_added_through_the_form(op):
 
 def test_every_attribute_type_of_the_registry_has_a_widget():
     assert set(_widgets._ATTR_WIDGETS) == set(ATTR_TYPES)
+
+
+def test_the_clip_form_starts_from_the_unit_interval_and_adds_a_valid_node():
+    at = start(query={"graph": share.encode(parse("x = [-1.0, 0.5, 2.0]\n"))})
+    at.selectbox(key="add_op").set_value("clip")
+    run(at)
+    assert at.checkbox(key="add_attr_clip_min_on").value
+    assert at.checkbox(key="add_attr_clip_max_on").value
+    _submit_add(at, "y")
+    assert not errors_of(at), errors_of(at)
+    assert spec_of(at)["y"].attrs == {"min": 0.0, "max": 1.0}
+    np.testing.assert_array_equal(evaluate(spec_of(at)).value("y"), [0.0, 0.5, 1.0])
+    np.testing.assert_array_equal(evaluate(spec_of(at)).grad("x"), [0.0, 1.0, 0.0])
+
+
+def test_clip_with_both_bounds_unset_is_refused_in_the_form_with_the_reason():
+    at = start(query={"graph": share.encode(parse("x = [-1.0, 0.5, 2.0]\n"))})
+    at.selectbox(key="add_op").set_value("clip")
+    run(at)
+    at.checkbox(key="add_attr_clip_min_on").uncheck()
+    at.checkbox(key="add_attr_clip_max_on").uncheck()
+    run(at)
+    _submit_add(at, "y")
+    assert "y" not in spec_of(at)
+    assert any("clip needs at least one of `min` and `max`" in e for e in errors_of(at)), (
+        errors_of(at)
+    )

@@ -73,6 +73,20 @@ def test_gradients_page_shows_heatmaps_for_a_matrix_node():
     assert any(m.value.startswith("**W1**: input, (3, 5)") for m in at.markdown)
 
 
+def test_gradients_page_draws_a_3d_tensor_as_stacked_rows_and_says_so():
+    cube = parse("T = randn(2, 3, 4, seed=0)\nL = sum(T * T)\n")
+    at = start(query={"graph": share.encode(cube)}, page="pages/gradients.py")
+    at.selectbox(key="w_detail_node").set_value("T")
+    run(at)
+    charts = [e for e in at.main if getattr(e, "type", "") == "vega_lite_chart"]
+    assert len(charts) == 2
+    assert any(c.value.startswith("The (2, 3, 4) tensor is drawn as 6 rows of 4")
+               for c in at.caption)
+    elements = at.dataframe[1].value
+    assert list(elements.columns) == ["axis_0", "axis_1", "axis_2", "value", "grad"]
+    assert len(elements) == 24 and elements["axis_2"].max() == 3
+
+
 @pytest.mark.parametrize("key", PRESET_KEYS)
 def test_gradient_check_passes_on_every_preset_that_stays_finite(key):
     preset = presets.get(key)

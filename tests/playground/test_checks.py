@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 
 from playground import gradient_check, limits, parse
-from playground.checks import ATOL, COLUMNS, EPSILONS, PASS_RULE, RTOL, _Probe, epsilon_sweep
+from playground.checks import (
+    ATOL,
+    COLUMNS,
+    EPSILONS,
+    PASS_RULE,
+    RTOL,
+    _Probe,
+    _row,
+    epsilon_sweep,
+)
 from playground.errors import SpecError
 from playground.presets import get
 
@@ -88,6 +97,36 @@ def test_a_kink_fails_the_check_with_the_errors_shown():
 def test_a_nan_gradient_fails_the_check():
     table = gradient_check(get("softmax_naive").spec)
     assert not table["passed"].any()
+
+
+def test_a_nan_gradient_has_a_nan_relative_error_not_zero():
+    table = gradient_check(get("softmax_naive").spec)
+    assert len(table) == 3
+    assert table["analytic"].isna().all() and table["numeric"].isna().all()
+    assert table["abs_error"].isna().all()
+    assert table["rel_error"].isna().all()
+
+
+@pytest.mark.parametrize(("analytic", "numeric", "abs_error"), [
+    (1.0, math.nan, math.nan),
+    (0.0, math.nan, math.nan),
+    (math.inf, 1.0, math.inf),
+    (math.inf, math.inf, math.nan),
+])
+def test_a_non_finite_gradient_on_either_side_fails_with_a_nan_relative_error(
+    analytic, numeric, abs_error
+):
+    row = _row("x", (), analytic, numeric)
+    assert list(row) == COLUMNS
+    assert math.isnan(row["rel_error"])
+    np.testing.assert_equal(row["abs_error"], abs_error)  # NaN equals NaN here
+    assert row["passed"] is False
+
+
+def test_two_zero_gradients_agree_with_a_relative_error_of_zero():
+    row = gradient_check(parse("x = 1.0\nc = const(2.0)\ny = c * c + x * 0.0")).iloc[0]
+    assert (row["analytic"], row["numeric"], row["abs_error"]) == (0.0, 0.0, 0.0)
+    assert row["rel_error"] == 0.0 and row["passed"]
 
 
 def test_the_check_leaves_the_spec_unchanged():

@@ -1,10 +1,16 @@
 """The expression language: what each construct becomes, generated names, errors, and to_text."""
 
+import json
+
+import hypothesis.extra.numpy as hnp
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from playground import limits
 from playground.errors import SpecError
-from playground.expr import parse, to_text
+from playground.expr import parse, parse_value, to_text
 from playground.spec import GraphSpec, Node
 
 ISSUE_EXAMPLE = """\
@@ -330,3 +336,80 @@ def test_windows_line_endings_and_a_byte_order_mark_are_read_like_plain_text():
         parse("\ufeffa = 1.0\r\nb = a.x\r\n")
     assert (info.value.line, info.value.col) == (2, 5)
     assert parse("\ufeffa = 1.0\r\nb = a * a\r\n").names == ("a", "b")
+
+
+# --- One value on its own (the node editor's value box) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("2", 2.0),
+        ("-2.5", -2.5),
+        ("+3", 3.0),
+        ("1e3", 1000.0),
+        ("[1., 2.]", [1.0, 2.0]),
+        ("[-1, -0.5]", [-1.0, -0.5]),
+        ("[[1, 2], [3, 4]]", [[1.0, 2.0], [3.0, 4.0]]),
+        ("[[[1]]]", [[[1.0]]]),
+        ("randn(3, 2, seed=4)", {"fn": "randn", "shape": [3, 2], "seed": 4}),
+        ("randn(3)", {"fn": "randn", "shape": [3], "seed": 0}),
+        ("full(2, value=-1)", {"fn": "full", "shape": [2], "value": -1.0}),
+        ("  [1, 2]  # a comment\n", [1.0, 2.0]),
+        ("\n[1,\n -2]\n", [1.0, -2.0]),
+        ("\ufeff7", 7.0),
+    ],
+)
+def test_parse_value_reads_numbers_lists_and_generators_in_canonical_form(text, value):
+    assert parse_value(text) == value
+    assert Node("x", "input", value=value).value == parse_value(text)
+
+
+def test_parse_value_gives_floats_even_for_whole_numbers():
+    assert type(parse_value("2")) is float
+    assert [type(x) for x in parse_value("[1, -2]")] == [float, float]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col", "fragment"),
+    [
+        ("[1.0, 2.0", 1, 1, "not valid syntax ('[' was never closed)"),
+        ("[1, x]", 1, 5, "`x` — this is not a number, a list or a generator"),
+        ("  [1, x]", 1, 7, "`x` — this is not a number"),
+        ("\n  [1, q,\n 2]", 2, 7, "`q` — this is not a number"),
+        ("[1,\n  q]", 2, 3, "`q` — this is not a number"),
+        ("[[1, 2], [3]]", 1, 1, "the nested list is ragged"),
+        ("[]", 1, 1, "an empty list is not a value"),
+        ("[[1], []]", 1, 7, "`[]` — an empty list is not a value"),
+        ("[randn(2)]", 1, 2, "a generator stands on its own, not inside a list"),
+        ("x = [1, 2]", 1, 1, "`x = [1, 2]` — type just one value"),
+        ("1; 2", 1, 4, "type just one value"),
+        ("(1, 2)", 1, 1, "this is not a number, a list or a generator"),
+        ("1 + 2", 1, 1, "this is not a number, a list or a generator"),
+        ("nan", 1, 1, "this is not a number, a list or a generator"),
+        ("True", 1, 1, "True and False are not numbers here"),
+        ("[1, 'a']", 1, 5, "text in quotes is not a value"),
+        ("1e400", 1, 1, "not a finite number"),
+        ("randn(2.5)", 1, 7, "the sizes of randn are whole numbers"),
+        ("[" * 9 + "1" + "]" * 9, 1, 1, "nested more than 8 lists deep"),
+        ("zeros(1000, 1001)", 1, 1, "1,001,000 elements, more than the limit of 1,000,000"),
+    ],
+)
+def test_parse_value_names_the_line_column_and_problem(text, line, col, fragment):
+    with pytest.raises(SpecError) as info:
+        parse_value(text)
+    assert fragment in str(info.value)
+    assert (info.value.line, info.value.col) == (line, col)
+
+
+@pytest.mark.parametrize("text", ["", "  ", "\n# only a comment\n"])
+def test_parse_value_asks_for_a_value_when_there_is_none(text):
+    with pytest.raises(SpecError, match="type a value: a number such as -2.5"):
+        parse_value(text)
+
+
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=4, max_side=3),
+                  elements=st.floats(-1e300, 1e300, allow_nan=False)))
+def test_parse_value_reads_back_the_json_of_any_list_value(array):
+    value = array.tolist()
+    assert parse_value(json.dumps(value)) == value

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from playground import limits
 from playground.errors import SpecError
-from playground.expr import parse
+from playground.expr import parse, parse_value
 from playground.share import decode, encode
 from playground.spec import GraphSpec
 
@@ -104,6 +104,49 @@ def test_nothing_a_program_says_is_ever_run(tmp_path, monkeypatch):
             with pytest.raises(SpecError):
                 parse(text.replace("/tmp/pwned", str(marker)))
     assert parse("x = 1.0\ny = tanh(x) * 2").names == ("x", "tanh_1", "c_1", "y")
+    assert not marker.exists()
+
+
+VALUES = [
+    ("__import__('os').system('touch /tmp/pwned')", "this is not a number, a list or a generator"),
+    ("eval('1')", "this is not a number, a list or a generator"),
+    ("open('f')", "this is not a number, a list or a generator"),
+    ("().__class__.__bases__", "this is not a number, a list or a generator"),
+    ("[i for i in range(9)]", "this is not a number, a list or a generator"),
+    ("lambda: 0", "this is not a number, a list or a generator"),
+    ("[1] * 10 ** 9", "this is not a number, a list or a generator"),
+    ("import os", "type just one value"),
+    ("[1]\nimport os", "type just one value"),
+    ("x = [1]", "type just one value"),
+    ("[" * 41 + "]" * 41, "brackets are nested more than 40 deep"),
+    ("-" * 40_000 + "1", "nested too deeply to read"),
+    ("-" * 150 + "1", "nested more than 100 levels deep"),
+    ("9" * 5000, "not valid syntax (Exceeds the limit (4300 digits)"),
+    ("randn(1000, 1001)", "1,001,000 elements, more than the limit of 1,000,000"),
+    ("[" + "0, " * 20_000 + "0]", "60,003 characters, more than the limit of 50,000"),
+    (b"[1]", "the value must be text, not bytes"),
+    (None, "the value must be text, not NoneType"),
+]
+
+
+@pytest.mark.parametrize(("text", "fragment"), VALUES)
+def test_hostile_values_are_refused_with_a_clear_error(text, fragment):
+    with pytest.raises(SpecError) as info:
+        parse_value(text)
+    assert fragment in str(info.value)
+
+
+def test_nothing_a_typed_value_says_is_ever_run(tmp_path, monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("user text reached eval or exec")
+
+    monkeypatch.setattr(builtins, "eval", forbidden)
+    monkeypatch.setattr(builtins, "exec", forbidden)
+    marker = tmp_path / "pwned"
+    for text, _ in VALUES[:10]:
+        with pytest.raises(SpecError):
+            parse_value(text.replace("/tmp/pwned", str(marker)))
+    assert parse_value("[[1, 2], [3, 4]]") == [[1.0, 2.0], [3.0, 4.0]]
     assert not marker.exists()
 
 
@@ -304,6 +347,16 @@ _fuzz = settings(max_examples=300, deadline=None, suppress_health_check=[HealthC
 def test_any_text_parses_or_raises_spec_error(text):
     try:
         assert isinstance(parse(text), GraphSpec)
+    except SpecError:
+        pass
+
+
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")
+@_fuzz
+@given(st.one_of(_programs, st.text(max_size=200)))
+def test_any_text_reads_as_a_value_or_raises_spec_error(text):
+    try:
+        assert isinstance(parse_value(text), float | list | dict)
     except SpecError:
         pass
 

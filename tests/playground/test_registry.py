@@ -130,6 +130,40 @@ def test_cross_entropy_refuses_fractional_class_indices():
         OPS["cross_entropy"].apply(ag.tensor(X), ag.tensor([0.5, 1.0]))
 
 
+def test_cross_entropy_describes_its_target_as_class_indices_not_probabilities():
+    info = OPS["cross_entropy"]
+    assert "class indices" in info.description
+    assert "probabilit" not in info.description.lower()
+    assert r"\mathbb{1}[j = t_i]" in info.derivative  # one-hot of an index, not a soft target
+
+
+def test_clip_without_min_or_max_is_refused_when_the_node_is_made():
+    with pytest.raises(SpecError, match=r"clip needs at least one of `min` and `max`, for "
+                       r"example clip\(x, min=0.0, max=1.0\)"):
+        canonical_attrs(OPS["clip"], {})
+    with pytest.raises(SpecError, match="clip needs at least one of"):
+        canonical_attrs(OPS["clip"], {"min": None, "max": None})
+    with pytest.raises(SpecError) as info:
+        parse("x = 1.0\ny = clip(x)")
+    assert (info.value.line, info.value.col) == (2, 5)
+    assert canonical_attrs(OPS["clip"], {"max": 1}) == {"max": 1.0}
+
+
+_NO_REQUIRED = [n for n, info in OPS.items() if not any(a.required for a in info.attrs)]
+
+
+@pytest.mark.parametrize("name", _NO_REQUIRED)
+def test_the_attributes_a_form_offers_first_make_a_valid_node(name):
+    info = OPS[name]
+    offered = {a.name: a.default if a.suggested is None else a.suggested for a in info.attrs}
+    canonical_attrs(info, offered)  # a SpecError here: a form that cannot add the op as offered
+
+
+def test_a_form_offers_clip_the_unit_interval():
+    offered = {a.name: a.suggested for a in OPS["clip"].attrs}
+    assert canonical_attrs(OPS["clip"], offered) == {"min": 0.0, "max": 1.0}
+
+
 def test_operators_map_symbol_and_arity_to_ops():
     assert OPERATORS[("-", 1)] == "neg"
     assert OPERATORS[("-", 2)] == "sub"

@@ -450,6 +450,8 @@ def graph_specs(draw, max_nodes=8):
             for a in info.attrs
             if a.required or draw(st.booleans())
         }
+        if info.needs_one_of and all(attrs.get(n) is None for n in info.needs_one_of):
+            attrs[info.needs_one_of[0]] = draw(_floats)
         nodes.append(Node(name, "op", op=info.name, operands=operands, attrs=attrs))
     output = draw(st.none() | st.sampled_from(names)) if names else None
     try:

@@ -8,7 +8,7 @@ import pytest
 from playground import evaluate, parse
 from playground.errors import SpecError
 from playground.presets import get
-from playground.tables import element_table, node_table
+from playground.tables import element_table, matrix_frame, node_table
 
 
 def test_the_node_table_has_one_row_per_node_in_spec_order_with_the_agreed_columns():
@@ -57,17 +57,28 @@ def test_a_large_tensor_is_summarised_in_one_line():
     assert "\n" not in value
 
 
-def test_the_element_table_lists_each_element_with_its_index_value_and_gradient():
+def test_the_element_table_lists_each_element_with_its_position_value_and_gradient():
     table = element_table(evaluate(get("broadcast").spec), "col")
-    assert list(table.columns) == ["index", "value", "grad"]
-    assert table["index"].tolist() == ["(0, 0)", "(1, 0)", "(2, 0)"]
+    assert list(table.columns) == ["axis_0", "axis_1", "value", "grad"]
+    assert table["axis_0"].tolist() == [0, 1, 2]
+    assert table["axis_1"].tolist() == [0, 0, 0]
     assert table["value"].tolist() == [1.0, 2.0, 3.0]
     assert table["grad"].tolist() == [4.0, 4.0, 4.0]
 
 
-def test_the_element_table_of_a_scalar_has_one_row():
+def test_the_element_table_positions_are_integers_in_numpys_order():
+    result = evaluate(parse("W = randn(2, 3, 12, seed=0)\nL = sum(W * W)"))
+    table = element_table(result, "W")
+    assert table.dtypes.astype(str).tolist() == ["int64", "int64", "int64", "float64", "float64"]
+    positions = table[["axis_0", "axis_1", "axis_2"]].to_numpy()
+    assert [tuple(p) for p in positions] == list(np.ndindex(2, 3, 12))
+    np.testing.assert_array_equal(table["value"], result.value("W").ravel())
+    np.testing.assert_array_equal(table["grad"], 2 * result.value("W").ravel())
+
+
+def test_the_element_table_of_a_scalar_has_one_row_and_no_position():
     table = element_table(evaluate(get("classic").spec), "a")
-    assert table.to_dict("records") == [{"index": "()", "value": 2.0, "grad": 4.0}]
+    assert table.to_dict("records") == [{"value": 2.0, "grad": 4.0}]
 
 
 def test_the_element_table_of_a_constant_has_nan_gradients():
@@ -79,3 +90,41 @@ def test_the_element_table_of_a_constant_has_nan_gradients():
 def test_the_element_table_of_an_unknown_node_is_refused():
     with pytest.raises(SpecError, match="no node called 'nope'"):
         element_table(evaluate(get("classic").spec), "nope")
+
+
+def test_a_matrix_frame_lays_a_matrix_out_as_it_prints():
+    frame = matrix_frame(np.array([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]]))
+    assert list(frame.columns) == ["row", "column", "number"]
+    assert frame.dtypes.astype(str).tolist() == ["int64", "int64", "float64"]
+    assert frame.to_dict("records") == [
+        {"row": 0, "column": 0, "number": 1.0},
+        {"row": 0, "column": 1, "number": -2.0},
+        {"row": 0, "column": 2, "number": 3.0},
+        {"row": 1, "column": 0, "number": 4.0},
+        {"row": 1, "column": 1, "number": 5.0},
+        {"row": 1, "column": 2, "number": -6.0},
+    ]
+    assert "note" not in frame.attrs
+
+
+def test_a_matrix_frame_shows_a_vector_as_one_row_and_a_scalar_as_one_cell():
+    vector = matrix_frame(np.array([7.0, 8.0, 9.0]))
+    assert vector["row"].tolist() == [0, 0, 0]
+    assert vector["column"].tolist() == [0, 1, 2]
+    assert vector["number"].tolist() == [7.0, 8.0, 9.0]
+    assert matrix_frame(np.float64(2.5)).to_dict("records") == [
+        {"row": 0, "column": 0, "number": 2.5}
+    ]
+
+
+def test_a_matrix_frame_stacks_the_leading_axes_of_a_larger_tensor_as_rows():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    frame = matrix_frame(x)
+    assert (frame["row"].max() + 1, frame["column"].max() + 1) == (6, 4)
+    for record in frame.to_dict("records"):
+        r, c = record["row"], record["column"]
+        assert record["number"] == x[r // 3, r % 3, c]
+    assert frame.attrs["note"] == (
+        "The (2, 3, 4) tensor is drawn as 6 rows of 4: the rows run through its leading axes "
+        "(2, 3) in order, the last of them fastest; the columns are its last axis."
+    )
