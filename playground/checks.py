@@ -68,8 +68,9 @@ def epsilon_sweep(spec, output=None, epsilons=EPSILONS):
                        probe.central_difference(name, index, eps))
                   for name, index in elements]
         rows.append({"eps": eps,
-                     "max_abs_error": max(e["abs_error"] for e in errors),
-                     "max_rel_error": max(e["rel_error"] for e in errors)})
+                     # np.max, unlike max(), returns NaN whenever any error is NaN
+                     "max_abs_error": float(np.max([e["abs_error"] for e in errors])),
+                     "max_rel_error": float(np.max([e["rel_error"] for e in errors]))})
     table = pd.DataFrame(rows, columns=["eps", "max_abs_error", "max_rel_error"])
     table.attrs["elements"] = len(elements)
     table.attrs["objective"] = _objective(analytic)

@@ -180,3 +180,9 @@ def test_the_sweep_samples_at_most_its_element_limit():
 def test_the_sweep_refuses_a_bad_epsilon():
     with pytest.raises(SpecError, match="epsilon must lie between 0 and 1"):
         epsilon_sweep(TANH, epsilons=(1e-3, 0.0))
+
+
+def test_epsilon_sweep_reports_nan_when_any_element_is_nan():
+    # the first element's errors are finite, the second's (sqrt at 0) are not
+    sweep = epsilon_sweep(parse("x = [1.0, 0.0]\ny = sqrt(x)\nz = sum(y)"))
+    assert sweep["max_rel_error"].isna().all()
