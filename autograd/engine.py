@@ -285,7 +285,8 @@ def _own(g, tensor, owners):
     if isinstance(g, Tensor):
         return g
     dtype = tensor.data.dtype
-    if type(g) is not np.ndarray or g.dtype != dtype or not g.flags.writeable:
+    if type(g) is not np.ndarray or g.dtype != dtype or (g.base is not None
+                                                          and not g.flags.writeable):
         g = np.array(g, dtype=dtype)
     owner = id(g if g.base is None else g.base)
     if owner in owners:

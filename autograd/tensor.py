@@ -159,9 +159,7 @@ class Tensor:
     def backward(self, gradient=None, retain_graph=None, create_graph=False):
         """Compute the gradient of this tensor with respect to every leaf that requires grad,
         adding it into their ``.grad``."""
-        from .engine import backward
-
-        backward(self, gradient, retain_graph, create_graph)
+        _engine.backward(self, gradient, retain_graph, create_graph)
 
     # --- arithmetic ----------------------------------------------------------------------------
     def __add__(self, other):
@@ -392,4 +390,5 @@ def as_tensor(x, like=()):
     return Tensor(x)
 
 
-from . import ops as _ops  # noqa: E402 - the ops need Tensor defined first
+from . import engine as _engine  # noqa: E402 - the engine and the ops need Tensor defined first
+from . import ops as _ops  # noqa: E402

@@ -3,7 +3,6 @@
 import numpy as np
 
 from ..function import Function
-from ..ops import dual
 from ..ops.elementwise import relu, sigmoid, tanh
 from ..ops.linalg import linear
 from ..ops.reduce import log_softmax, softmax
@@ -74,16 +73,19 @@ class CrossEntropy(Function):
         rows = logits.reshape(-1, logits.shape[-1])
         picked = (np.arange(len(rows)), labels.reshape(-1))
         shifted = rows - rows.max(axis=-1, keepdims=True)
-        losses = np.log(np.exp(shifted).sum(axis=-1)) - shifted[picked]
+        exps = np.exp(shifted)
+        totals = exps.sum(axis=-1, keepdims=True)
         onehot = np.zeros_like(rows)
         onehot[picked] = 1
-        self.save_for_backward(logits, onehot.reshape(logits.shape))
-        return losses.mean()
+        self.save_for_backward(logits, (exps / totals).reshape(logits.shape),
+                               onehot.reshape(logits.shape))
+        return (np.log(totals[:, 0]) - shifted[picked]).mean()
 
     def backward(self, grad):
-        logits, onehot = self.saved_tensors
-        batch = onehot.size // onehot.shape[-1]
-        return (dual.softmax(logits) - onehot) * (grad / batch)
+        logits, probs, onehot = self.saved_tensors
+        if isinstance(logits, Tensor):  # create_graph: the softmax must depend on the logits
+            probs = softmax(logits)
+        return (probs - onehot) * (grad / (onehot.size // onehot.shape[-1]))
 
 
 def binary_cross_entropy(input, target):

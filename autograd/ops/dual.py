@@ -27,13 +27,6 @@ def cos(x):
     return x.cos() if isinstance(x, Tensor) else np.cos(x)
 
 
-def softmax(x, axis=-1):
-    if isinstance(x, Tensor):
-        return x.softmax(axis)
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
-
-
 def sign(x):
     return x.sign() if isinstance(x, Tensor) else np.sign(x)
 

@@ -125,13 +125,13 @@ class Relu(Function):
     array_backward = True
 
     def forward(self, a):
-        mask = a > 0
-        self.save_for_backward(mask)
-        return a * mask
+        out = np.maximum(a, 0)
+        self.save_for_backward(out)
+        return out
 
     def backward(self, grad):
-        (mask,) = self.saved_tensors
-        return grad * mask
+        (out,) = self.saved_tensors
+        return grad * (out > 0)
 
 
 class LeakyRelu(Function):
