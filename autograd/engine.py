@@ -112,7 +112,7 @@ def _run(roots, seeds, retain_graph, create_graph, capture=None):
             if grad is None:
                 input_grads = (None,) * len(fn.inputs)
             else:
-                if fn._output is not None:
+                if fn._watched:
                     grad = _output_hooks(fn, grad, captured, wanted)
                 if on_arrays and fn.array_backward:
                     if fn._saved is None:

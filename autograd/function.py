@@ -19,7 +19,9 @@ from .grad_mode import _grad_enabled
 class Function:
     """Base class of every operation; subclass it and define ``forward`` and ``backward``."""
 
-    __slots__ = ("inputs", "needs_input_grad", "_saved", "_output", "__weakref__")
+    # _output: a weak reference to the result, kept when the result is saved or watched;
+    # _watched: a hook, retain_grad() or grad() wants the result's gradient.
+    __slots__ = ("inputs", "needs_input_grad", "_saved", "_output", "_watched", "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.dual`` functions only, so
     #: the engine may run it directly on NumPy arrays when no graph of the backward is needed.
@@ -88,9 +90,13 @@ class Function:
 
 
 def _record(fn, inputs, attrs):
-    """Forward on the inputs' arrays; if any input requires grad, link the result to ``fn``."""
+    """Forward on the inputs' arrays; if any input requires grad, link the result to ``fn``.
+
+    This runs for every op, so it is written for speed: the common one- and two-input cases are
+    spelled out, and the result is made without Tensor.__init__'s checks.
+    """
     for x in inputs:
-        if not isinstance(x, Tensor):
+        if type(x) is not Tensor and not isinstance(x, Tensor):
             inputs = tuple(x if isinstance(x, Tensor) else as_tensor(x, like=inputs)
                            for x in inputs)
             break
@@ -118,18 +124,24 @@ def _record(fn, inputs, attrs):
         raw, out = out, np.asarray(out)
         if fn._saved:
             fn._saved = tuple(out if saved is raw else saved for saved in fn._saved)
+    result = _new_tensor(Tensor)
+    result.data = out
     if requires_grad and _grad_enabled.get():
+        result.requires_grad = True
+        result.grad_fn = fn
         fn.inputs = inputs
         fn.needs_input_grad = needs
-        result = Tensor._make(out, True, fn)
         fn._output = None
+        fn._watched = False
         for saved in fn._saved:
             if saved is out:
                 fn._output = weakref.ref(result)
                 break
         return result
+    result.requires_grad = False
+    result.grad_fn = None
     fn._saved = None
-    return Tensor._make(out, False, None)
+    return result
 
 
 def _broadcast_message(fn, inputs, attrs):
@@ -145,6 +157,8 @@ def _broadcast_message(fn, inputs, attrs):
         "example x.reshape(-1, 1) turns a row into a column)"
     )
 
+
+_new_tensor = object.__new__
 
 # Imported last: tensor.py imports the ops, which subclass Function, so Function must exist first.
 from .tensor import Tensor, as_tensor  # noqa: E402

@@ -3,6 +3,8 @@
 Operators and methods call the ops in ``autograd.ops``; this file only holds data and plumbing.
 """
 
+import weakref
+
 import numpy as np
 
 from .grad_mode import _grad_enabled
@@ -152,9 +154,8 @@ class Tensor:
         return _HookHandle(self._hooks, hook)
 
     def _link_to_function(self):
-        import weakref
-
         self.grad_fn._output = weakref.ref(self)
+        self.grad_fn._watched = True
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False):
         """Compute the gradient of this tensor with respect to every leaf that requires grad,
