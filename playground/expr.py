@@ -109,8 +109,8 @@ _NOT_STATEMENTS = {
     ast.Assert: "`assert` is not part of the language",
 }
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_BRACKETS = re.compile(r"[()\[\]{}#\n]")
+_LINE_BREAK = r"\r\n|\r|\n"  # patterns are plain strings: re caches them
+_BRACKETS = r"[()\[\]{}#\n]"
 _FUNCTIONS = (*registry.OPS, "const", "output", *GENERATORS)
 _VALUE_EXAMPLES = (
     "a number such as -2.5, a list such as [[1, 2], [3, 4]] or a generator such as "
@@ -139,7 +139,7 @@ def parse_value(text: str):
     # them, keep the line breaks (so lines still count right) and add the indent back to the
     # column of an error on the first line.
     body = text.lstrip()
-    blank = _LINE_BREAK.split(text[: len(text) - len(body)])
+    blank = re.split(_LINE_BREAK, text[: len(text) - len(body)])
     source = "\n" * (len(blank) - 1) + body
     try:
         tree = _syntax_tree(source, "value", f"write {_VALUE_EXAMPLES}")
@@ -196,7 +196,7 @@ def _check_brackets(text: str) -> None:
     depth = 0
     line, line_start = 1, 0
     skip_to = 0
-    for match in _BRACKETS.finditer(text):
+    for match in re.finditer(_BRACKETS, text):
         char, pos = match.group(), match.start()
         if char == "\n":
             line, line_start = line + 1, pos + 1
@@ -295,7 +295,7 @@ class _Parser:
         line = getattr(where, "lineno", None)
         col = getattr(where, "col_offset", None)
         if line is not None and col is not None:
-            source = _LINE_BREAK.split(self.text)[line - 1].encode("utf-8")
+            source = re.split(_LINE_BREAK, self.text)[line - 1].encode("utf-8")
             col = len(source[:col].decode("utf-8", errors="replace")) + 1
         if quote:
             snippet = " ".join((ast.get_source_segment(self.text, where) or "").split())

@@ -20,8 +20,8 @@ from .spec import GraphSpec
 PREFIX = "v1."
 """Starts every link this version writes; a different version is refused with a clear message."""
 
-_BODY = re.compile(r"[A-Za-z0-9_-]*\Z")
-_OTHER_VERSION = re.compile(r"v\d+\.")
+_BODY = r"[A-Za-z0-9_-]*"  # patterns are plain strings: re caches them
+_OTHER_VERSION = r"v\d+\."
 _DAMAGED = "the share link is damaged (cut short or changed); copy the whole link again"
 
 
@@ -42,14 +42,14 @@ def decode(text: str) -> GraphSpec:
             f"{limits.MAX_SHARE_CHARS:,}; share the graph as a JSON file instead"
         )
     if not text.startswith(PREFIX):
-        if _OTHER_VERSION.match(text):
+        if re.match(_OTHER_VERSION, text):
             raise SpecError(
                 f"this share link was made by another version of the playground "
                 f"({text.split('.')[0]}); this one reads {PREFIX[:-1]} links"
             )
         raise SpecError(f"this is not a share link; a share link starts with {PREFIX}")
     body = text[len(PREFIX) :]
-    if not _BODY.match(body):
+    if not re.fullmatch(_BODY, body):
         raise SpecError(
             "the share link holds characters that links never contain; copy the whole link again"
         )

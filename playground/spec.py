@@ -58,7 +58,7 @@ LANGUAGE_WORDS = ("const", "output", *GENERATORS)
 RESERVED = frozenset(keyword.kwlist) | frozenset(LANGUAGE_WORDS) | frozenset(registry.OPS)
 """Names a node may not take: Python keywords, op names and the language's own words."""
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"  # a plain string: re caches the pattern
 
 _VALUE_HINT = (
     "a value is a number such as 2.0, a nested list such as [[1, 2], [3, 4]], "
@@ -74,7 +74,7 @@ def check_name(name) -> str:
         raise SpecError(
             f"the name `{name[:20]}...` is longer than {limits.MAX_NAME_CHARS} characters"
         )
-    if not _NAME.match(name):
+    if not re.fullmatch(_NAME, name):
         raise SpecError(
             f"`{name}` is not a valid name; use letters, digits and underscores, "
             "starting with a letter, such as h1 or hidden_out"
