@@ -49,6 +49,10 @@ class Function:
     def backward(self, grad_output):
         raise NotImplementedError(f"{self.name} must define backward(self, grad_output)")
 
+    def hint(self, inputs, **attrs):
+        """Advice for a student when ``forward`` fails on these input Tensors (None: none)."""
+        return None
+
     def save_for_backward(self, *values):
         """Keep arrays that ``backward`` needs; they are freed once backward has passed."""
         self._saved = values
@@ -116,10 +120,11 @@ def _record(fn, inputs, attrs):
             out = fn.forward(*[t.data for t in inputs], **attrs)
             needs = tuple([t.requires_grad for t in inputs])
             requires_grad = any(needs)
-    except ValueError as error:
-        if "broadcast" not in str(error):
+    except (ValueError, IndexError) as error:
+        message = _failure_message(fn, inputs, attrs, error)
+        if message is None:
             raise
-        raise ValueError(_broadcast_message(fn, inputs, attrs)) from None
+        raise type(error)(message) from None
     if type(out) is not np.ndarray:  # NumPy returns scalars for 0-d results: keep arrays
         raw, out = out, np.asarray(out)
         if fn._saved:
@@ -144,12 +149,20 @@ def _record(fn, inputs, attrs):
     return result
 
 
+def _failure_message(fn, inputs, attrs, error):
+    """The op's own advice, or the broadcasting rule, added to NumPy's terse message."""
+    hint = fn.hint(inputs, **attrs)
+    if hint is not None:
+        return f"{fn.name}: {error}. {hint}"
+    if "broadcast" in str(error):
+        return _broadcast_message(fn, inputs, attrs)
+    return None
+
+
 def _broadcast_message(fn, inputs, attrs):
     shapes = [t.shape for t in inputs]
     if "condition" in attrs:
         shapes.append(np.shape(attrs["condition"]))
-    if "shape" in attrs:
-        shapes.append(tuple(attrs["shape"]))
     listed = " and ".join(str(shape) for shape in shapes)
     return (
         f"{fn.name}: shapes {listed} cannot broadcast together. Sizes are compared from the last "

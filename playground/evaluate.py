@@ -102,7 +102,7 @@ def apply_node(node, operands):
     except (ValueError, TypeError, IndexError, ZeroDivisionError) as error:
         shapes = ", ".join(f"{name} {_shape(t.shape)}"
                            for name, t in zip(node.operands, operands))
-        fix = _fix(node, operands)
+        fix = _axis_fix(node, operands, error)
         raise SpecError(f"{node.op} failed on operands {shapes}: {error}"
                         + (f". {fix}" if fix else ""), node=node.name) from None
     if result.size > limits.MAX_ELEMENTS:
@@ -113,34 +113,10 @@ def apply_node(node, operands):
     return result
 
 
-def _same_shapes(operands) -> bool:
-    return len({t.shape for t in operands}) == 1
-
-
-_FIXES = {  # op -> the fix to suggest (or None) when the engine's own message gives none
-    "stack": lambda node, ts: None if _same_shapes(ts) else (
-        "stack needs operands of one shape; reshape them to match"),
-    "concatenate": lambda node, ts: (
-        "concatenate needs operands with the same number of dimensions and the same sizes on "
-        f"every axis but the one joined (axis {node.attrs.get('axis', 0)}), which must exist"),
-    "broadcast_to": lambda node, ts: (
-        f"the target shape is {_shape(node.attrs.get('shape', ()))}: {node.operands[0]}'s "
-        "sizes must each equal the target's last sizes or be 1"),
-    "squeeze": lambda node, ts: "squeeze can only remove an axis of size 1",
-    "transpose": lambda node, ts: (
-        f"axes must list each of 0..{ts[0].ndim - 1} exactly once, e.g. "
-        f"{list(reversed(range(ts[0].ndim)))}"),
-    "index": lambda node, ts: (
-        f"the indices of an axis of size n run from 0 to n - 1 (or -n to -1); "
-        f"{node.operands[0]} has shape {_shape(ts[0].shape)}"),
-}
-
-
-def _fix(node, operands) -> str | None:
-    """A suggestion for an op error: from _FIXES, or for a bad axis, the axes there are."""
-    fix = _FIXES.get(node.op, lambda node, ts: None)(node, operands)
-    if fix or not operands or not {"axis", "dim"} & {a.type for a in registry.get(node.op).attrs}:
-        return fix
+def _axis_fix(node, operands, error) -> str | None:
+    """For an axis out of range, the axes there are (the engine's message only says it failed)."""
+    if not isinstance(error, np.exceptions.AxisError) or not operands:
+        return None
     ndim = max(t.ndim for t in operands) + (node.op in ("stack", "unsqueeze"))
     if ndim == 0:
         return f"{node.operands[0]} is a scalar: it has no axis to choose; leave the axis out"

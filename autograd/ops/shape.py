@@ -41,6 +41,11 @@ class Transpose(Function):
     def backward(self, grad):
         return grad.transpose(tuple(np.argsort(self.axes)))
 
+    def hint(self, inputs, axes):
+        ndim = inputs[0].ndim
+        return (f"axes must list each of 0..{ndim - 1} exactly once, e.g. "
+                f"{list(reversed(range(ndim)))}")
+
 
 class BroadcastTo(Function):
     """Repeat a along new or size-1 axes; the engine sums the gradient back to a's shape."""
@@ -53,6 +58,10 @@ class BroadcastTo(Function):
 
     def backward(self, grad):
         return grad
+
+    def hint(self, inputs, shape):
+        return (f"the target shape is {tuple(shape)}: {_called(inputs[0])}'s sizes must each "
+                "equal the target's last sizes or be 1")
 
 
 class Index(Function):
@@ -68,6 +77,10 @@ class Index(Function):
 
     def backward(self, grad):
         return dual.index_add(grad, self.key, self.shape)
+
+    def hint(self, inputs, key):
+        return (f"the indices of an axis of size n run from 0 to n - 1 (or -n to -1); "
+                f"{_called(inputs[0])} has shape {inputs[0].shape}")
 
 
 class IndexAdd(Function):
@@ -99,6 +112,11 @@ class Concatenate(Function):
         return tuple(grad[lead + (slice(start, stop),)]
                      for start, stop in zip(self.bounds[:-1], self.bounds[1:]))
 
+    def hint(self, inputs, axis):
+        return ("concatenate needs operands with the same number of dimensions and the same sizes "
+                f"on every axis but the one joined (axis {axis}), which must exist; got shapes "
+                f"{', '.join(str(t.shape) for t in inputs)}")
+
 
 class Stack(Function):
     __slots__ = ("axis", "count")
@@ -113,6 +131,13 @@ class Stack(Function):
     def backward(self, grad):
         lead = (slice(None),) * self.axis
         return tuple(grad[lead + (i,)] for i in range(self.count))
+
+    def hint(self, inputs, axis):
+        shapes = {t.shape for t in inputs}
+        if len(shapes) == 1:
+            return None
+        return (f"stack needs operands of one shape, got {', '.join(map(str, sorted(shapes)))}; "
+                "reshape them to match")
 
 
 def _shape_arg(shape):
@@ -147,7 +172,17 @@ def broadcast_to(x, shape):
 
 def squeeze(x, axis=None):
     """Drop size-1 axes (all of them, or the ones named)."""
-    return Reshape.apply(x, shape=np.squeeze(_placeholder(x.shape), axis=axis).shape)
+    try:
+        shape = np.squeeze(_placeholder(x.shape), axis=axis).shape
+    except ValueError:
+        raise ValueError(f"squeeze can only remove an axis of size 1, and {_called(x)} has shape "
+                         f"{x.shape}; leave out axis to drop every size-1 axis") from None
+    return Reshape.apply(x, shape=shape)
+
+
+def _called(tensor):
+    """How a message refers to a tensor: its name, if it has one."""
+    return tensor.name or "the tensor"
 
 
 def unsqueeze(x, axis):
