@@ -114,7 +114,7 @@ def _run(roots, seeds, retain_graph, create_graph, capture=None):
             else:
                 if fn._watched:
                     grad = _output_hooks(fn, grad, captured, wanted)
-                if on_arrays and fn.array_backward:
+                if on_arrays and fn.backward_runs_on_arrays:
                     if fn._saved is None:
                         raise _freed_error(fn)
                     input_grads = fn.backward(grad)

@@ -23,9 +23,9 @@ class Function:
     # _watched: a hook, retain_grad() or grad() wants the result's gradient.
     __slots__ = ("inputs", "needs_input_grad", "_saved", "_output", "_watched", "__weakref__")
 
-    #: Built-in ops write ``backward`` with operators and ``autograd.ops.dual`` functions only, so
+    #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor`` functions only, so
     #: the engine may run it directly on NumPy arrays when no graph of the backward is needed.
-    array_backward = False
+    backward_runs_on_arrays = False
 
     @property
     def name(self):
@@ -68,7 +68,7 @@ class Function:
                 "through the graph a second time: pass retain_graph=True to the first backward() "
                 "if you need to call it twice."
             )
-        return self._saved if self.array_backward else self._graph_tensors()
+        return self._saved if self.backward_runs_on_arrays else self._graph_tensors()
 
     def _graph_tensors(self):
         """The saved values as Tensors of this graph. They are kept, so the same objects come back

@@ -67,7 +67,7 @@ class CrossEntropy(Function):
     ``(softmax(z) - onehot(label)) / batch``: one fused step instead of five small ones."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, logits, labels):
         rows = logits.reshape(-1, logits.shape[-1])

@@ -3,12 +3,12 @@
 import numpy as np
 
 from ..function import Function
-from . import dual
+from . import array_or_tensor
 
 
 class Add(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         return a + b
@@ -19,7 +19,7 @@ class Add(Function):
 
 class Sub(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         return a - b
@@ -30,7 +30,7 @@ class Sub(Function):
 
 class Mul(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         self.save_for_backward(a, b)
@@ -44,7 +44,7 @@ class Mul(Function):
 
 class Div(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         self.save_for_backward(a, b)
@@ -59,7 +59,7 @@ class Div(Function):
 
 class Neg(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         return -a
@@ -72,7 +72,7 @@ class Pow(Function):
     """``a ** b`` with a tensor exponent: d/da = b a^(b-1), d/db = a^b ln a (needs a > 0)."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         out = a**b
@@ -83,7 +83,7 @@ class Pow(Function):
         a, b, out = self.saved_tensors
         need_a, need_b = self.needs_input_grad
         grad_a = grad * b * a ** (b - 1) if need_a else None
-        grad_b = grad * out * dual.log(a) if need_b else None
+        grad_b = grad * out * array_or_tensor.log(a) if need_b else None
         return grad_a, grad_b
 
 
@@ -91,7 +91,7 @@ class PowScalar(Function):
     """``a ** p`` with a constant number p: d/da = p a^(p-1)."""
 
     __slots__ = ("exponent",)
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, exponent):
         self.exponent = exponent

@@ -3,12 +3,12 @@
 import numpy as np
 
 from ..function import Function
-from . import dual
+from . import array_or_tensor
 
 
 class Exp(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.exp(a)
@@ -22,7 +22,7 @@ class Exp(Function):
 
 class Log(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -35,7 +35,7 @@ class Log(Function):
 
 class Sqrt(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.sqrt(a)
@@ -51,7 +51,7 @@ class Abs(Function):
     """|a|, with derivative sign(a): 0 at 0."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -59,12 +59,12 @@ class Abs(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return grad * dual.sign(a)
+        return grad * array_or_tensor.sign(a)
 
 
 class Sin(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -72,12 +72,12 @@ class Sin(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return grad * dual.cos(a)
+        return grad * array_or_tensor.cos(a)
 
 
 class Cos(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -85,12 +85,12 @@ class Cos(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return -grad * dual.sin(a)
+        return -grad * array_or_tensor.sin(a)
 
 
 class Tanh(Function):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.tanh(a)
@@ -106,7 +106,7 @@ class Sigmoid(Function):
     """1 / (1 + e^-a), computed as (1 + tanh(a/2)) / 2 so it never overflows."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = 0.5 * (1 + np.tanh(0.5 * a))
@@ -122,7 +122,7 @@ class Relu(Function):
     """max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0)."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.maximum(a, 0)
@@ -138,7 +138,7 @@ class LeakyRelu(Function):
     """a where a > 0, else negative_slope * a."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, negative_slope):
         slope = np.where(a > 0, 1, negative_slope).astype(a.dtype)
@@ -154,7 +154,7 @@ class Clip(Function):
     """a limited to [low, high]; the gradient passes only where a is inside."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, low, high):
         self.save_for_backward((a >= (-np.inf if low is None else low))
@@ -170,7 +170,7 @@ class Maximum(Function):
     """Elementwise max(a, b); where they tie, each gets half the gradient."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         out = np.maximum(a, b)
@@ -186,7 +186,7 @@ class Minimum(Function):
     """Elementwise min(a, b); where they tie, each gets half the gradient."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         out = np.minimum(a, b)
@@ -207,7 +207,7 @@ class Where(Function):
     """x where condition holds, else y; the condition is a constant attribute."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, x, y, condition):
         self.save_for_backward(condition)
@@ -216,8 +216,8 @@ class Where(Function):
     def backward(self, grad):
         (condition,) = self.saved_tensors
         need_x, need_y = self.needs_input_grad
-        return (dual.where(condition, grad, 0.0) if need_x else None,
-                dual.where(condition, 0.0, grad) if need_y else None)
+        return (array_or_tensor.where(condition, grad, 0.0) if need_x else None,
+                array_or_tensor.where(condition, 0.0, grad) if need_y else None)
 
 
 def exp(x):

@@ -10,7 +10,7 @@ class MatMul(Function):
     batch dimensions broadcast, and the engine sums the gradient back over them."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         self.save_for_backward(a, b)
@@ -46,7 +46,7 @@ class Linear(Function):
     ``grad.T @ x`` comes out in the weight's own (out, in) layout, with no transpose to undo."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, x, weight, bias=None):
         if x.ndim == 0 or weight.ndim != 2 or x.shape[-1] != weight.shape[1]:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..function import Function
-from . import dual
+from . import array_or_tensor
 
 
 def _axes(axis, ndim):
@@ -37,12 +37,12 @@ class _Reduction(Function):
 
     def _expand(self, grad):
         """The gradient of the reduced output, broadcast back over the reduced axes."""
-        return dual.broadcast_to(grad.reshape(self.kept), self.shape)
+        return array_or_tensor.broadcast_to(grad.reshape(self.kept), self.shape)
 
 
 class Sum(_Reduction):
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, axis, keepdims):
         axes = self._setup(a, axis)
@@ -54,7 +54,7 @@ class Sum(_Reduction):
 
 class Mean(_Reduction):
     __slots__ = ("count",)
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, axis, keepdims):
         axes = self._setup(a, axis)
@@ -69,7 +69,7 @@ class _Extreme(_Reduction):
     """max or min over axes; tied elements share the gradient equally."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
     pick = None
 
     def forward(self, a, axis, keepdims):
@@ -101,7 +101,7 @@ class LogSumExp(_Reduction):
     """log(sum(exp(a))) over axes, shifted by the max so large inputs do not overflow."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, axis, keepdims):
         axes = self._setup(a, axis)
@@ -114,14 +114,14 @@ class LogSumExp(_Reduction):
 
     def backward(self, grad):
         a, out = self.saved_tensors
-        return self._expand(grad) * dual.exp(a - out.reshape(self.kept))
+        return self._expand(grad) * array_or_tensor.exp(a - out.reshape(self.kept))
 
 
 class Softmax(Function):
     """exp(a) / sum(exp(a)) along one axis, shifted by the max for stability."""
 
     __slots__ = ("axis",)
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, axis):
         self.axis = axis
@@ -139,7 +139,7 @@ class LogSoftmax(Function):
     """a - logsumexp(a) along one axis."""
 
     __slots__ = ("axis",)
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, axis):
         self.axis = axis
@@ -150,7 +150,7 @@ class LogSoftmax(Function):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return grad - dual.exp(out) * grad.sum(axis=self.axis, keepdims=True)
+        return grad - array_or_tensor.exp(out) * grad.sum(axis=self.axis, keepdims=True)
 
 
 def sum(x, axis=None, keepdims=False):  # noqa: A001 - the NumPy and PyTorch name

@@ -7,12 +7,12 @@ permutation, a scatter back to the indexed places, a split.
 import numpy as np
 
 from ..function import Function
-from . import dual
+from . import array_or_tensor
 
 
 class Reshape(Function):
     __slots__ = ("shape",)
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, shape):
         self.shape = a.shape
@@ -32,7 +32,7 @@ class Transpose(Function):
     """Permute axes; no axes reverses them all (NumPy's rule)."""
 
     __slots__ = ("axes",)
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, axes):
         self.axes = tuple(range(a.ndim))[::-1] if axes is None else axes
@@ -51,7 +51,7 @@ class BroadcastTo(Function):
     """Repeat a along new or size-1 axes; the engine sums the gradient back to a's shape."""
 
     __slots__ = ()
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, shape):
         return np.broadcast_to(a, shape)
@@ -68,7 +68,7 @@ class Index(Function):
     """``a[key]`` for slices, integer arrays (repeats allowed) and boolean masks."""
 
     __slots__ = ("key", "shape")
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, a, key):
         self.key = key
@@ -76,7 +76,7 @@ class Index(Function):
         return a[key]
 
     def backward(self, grad):
-        return dual.index_add(grad, self.key, self.shape)
+        return array_or_tensor.index_add(grad, self.key, self.shape)
 
     def hint(self, inputs, key):
         return (f"the indices of an axis of size n run from 0 to n - 1 (or -n to -1); "
@@ -87,11 +87,11 @@ class IndexAdd(Function):
     """Scatter-add into zeros: the derivative of indexing, and itself differentiable by indexing."""
 
     __slots__ = ("key",)
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, grad, key, shape):
         self.key = key
-        return dual._index_add_array(grad, key, shape)
+        return array_or_tensor._index_add_array(grad, key, shape)
 
     def backward(self, grad):
         return grad[self.key]
@@ -99,7 +99,7 @@ class IndexAdd(Function):
 
 class Concatenate(Function):
     __slots__ = ("axis", "bounds")
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, *arrays, axis):
         out = np.concatenate(arrays, axis=axis)
@@ -120,7 +120,7 @@ class Concatenate(Function):
 
 class Stack(Function):
     __slots__ = ("axis", "count")
-    array_backward = True
+    backward_runs_on_arrays = True
 
     def forward(self, *arrays, axis):
         out = np.stack(arrays, axis=axis)

@@ -1,4 +1,4 @@
-"""The few functions a built-in backward needs besides operators, for arrays and tensors alike.
+"""Functions a built-in backward needs besides operators, written once for an ndarray or a Tensor.
 
 A built-in op's backward runs on NumPy arrays when no graph of the backward is needed (fast) and on
 Tensors under ``create_graph=True`` (differentiable). Operators and methods such as ``sum``,
