@@ -8,6 +8,8 @@
     a.grad, b.grad        # Tensor([4.]), Tensor([2.])
 """
 
+import numpy as np
+
 from . import nn, optim, viz
 from .creation import (
     arange,
@@ -27,45 +29,9 @@ from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad
 from .gradcheck import GradcheckError, gradcheck, numerical_grad
 from .graph import trace
-from .ops import (
-    abs,
-    add,
-    broadcast_to,
-    clip,
-    concatenate,
-    cos,
-    div,
-    exp,
-    expand_dims,
-    flatten,
-    leaky_relu,
-    log,
-    log_softmax,
-    logsumexp,
-    matmul,
-    max,
-    maximum,
-    mean,
-    min,
-    minimum,
-    mul,
-    neg,
-    permute,
-    pow,
-    relu,
-    reshape,
-    sigmoid,
-    sin,
-    softmax,
-    sqrt,
-    squeeze,
-    stack,
-    sub,
-    sum,
-    swapaxes,
-    tanh,
-    transpose,
-    unsqueeze,
-    where,
-)
+from .ops import *  # noqa: F403 - every op marked @exposed: add, exp, sum, reshape, …
 from .tensor import Tensor
+
+float16, float32, float64, int32, int64 = (np.float16, np.float32, np.float64, np.int32,
+                                           np.int64)
+"""dtypes under PyTorch's names, so ``x.to(ag.float32)`` reads as ``x.to(torch.float32)``."""

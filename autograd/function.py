@@ -23,8 +23,9 @@ class Function:
     # _watched: a hook, retain_grad() or grad() wants the result's gradient.
     __slots__ = ("inputs", "needs_input_grad", "_saved", "_output", "_watched", "__weakref__")
 
-    #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor`` functions only, so
-    #: the engine may run it directly on NumPy arrays when no graph of the backward is needed.
+    #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor``
+    #: functions only, so the engine may run it directly on NumPy arrays when no graph of the
+    #: backward is needed.
     backward_runs_on_arrays = False
 
     @property

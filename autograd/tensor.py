@@ -77,6 +77,12 @@ class Tensor:
 
     @property
     def T(self):
+        """All axes reversed, as in NumPy and PyTorch (``transpose()`` swaps only the last two)."""
+        return self.permute(tuple(reversed(range(self.ndim))))
+
+    @property
+    def mT(self):
+        """The last two axes swapped (PyTorch's name), the same as ``transpose()``."""
         return self.transpose()
 
     def numpy(self):
@@ -188,7 +194,7 @@ class Tensor:
         return _ops.Div.apply(other, self)
 
     def __pow__(self, exponent):
-        return _ops.pow(self, exponent)
+        return _ops.Pow.apply(self, exponent)
 
     def __rpow__(self, base):
         return _ops.Pow.apply(base, self)
@@ -208,94 +214,40 @@ class Tensor:
     def __getitem__(self, key):
         return _ops.Index.apply(self, key=_index_key(key))
 
-    # --- elementwise, reductions, shapes (differentiable) ---------------------------------------
-    def exp(self):
-        return _ops.Exp.apply(self)
+    # exp, sum, reshape, transpose, … : every op marked @exposed in autograd/ops is attached here
+    # as a method when autograd.ops is imported (see autograd/ops/exposed.py).
 
-    def log(self):
-        return _ops.Log.apply(self)
+    # --- casts: PyTorch's spellings carry the gradient back to the input's dtype ---------------
+    def to(self, dtype):
+        """This tensor as ``dtype`` (e.g. ``np.float32`` or ``"float32"``). A floating-point
+        result stays in the graph and its gradient is cast back; an integer or bool result is a
+        constant, as in PyTorch. (``astype`` is numpygrad's untracked cast.)"""
+        dtype = np.dtype(dtype)
+        if dtype.kind != "f":
+            return _constant(self.data.astype(dtype))
+        return _ops.Cast.apply(self, dtype=dtype)
 
-    def sqrt(self):
-        return _ops.Sqrt.apply(self)
+    def type(self, dtype=None):
+        """With no argument, the dtype's name ("float64"); else the same as ``to(dtype)``."""
+        return str(self.dtype) if dtype is None else self.to(dtype)
 
-    def abs(self):
-        return _ops.Abs.apply(self)
+    def float(self):
+        return self.to(np.float32)
 
-    def sin(self):
-        return _ops.Sin.apply(self)
+    def double(self):
+        return self.to(np.float64)
 
-    def cos(self):
-        return _ops.Cos.apply(self)
+    def half(self):
+        return self.to(np.float16)
 
-    def tanh(self):
-        return _ops.Tanh.apply(self)
+    def int(self):
+        return self.to(np.int32)
 
-    def sigmoid(self):
-        return _ops.Sigmoid.apply(self)
+    def long(self):
+        return self.to(np.int64)
 
-    def relu(self):
-        return _ops.Relu.apply(self)
-
-    def leaky_relu(self, negative_slope=0.01):
-        return _ops.leaky_relu(self, negative_slope)
-
-    def softmax(self, axis=-1):
-        return _ops.softmax(self, axis)
-
-    def log_softmax(self, axis=-1):
-        return _ops.log_softmax(self, axis)
-
-    def logsumexp(self, axis=-1, keepdims=False):
-        return _ops.logsumexp(self, axis, keepdims)
-
-    def sum(self, axis=None, keepdims=False):
-        return _ops.Sum.apply(self, axis=axis, keepdims=keepdims)
-
-    def mean(self, axis=None, keepdims=False):
-        return _ops.Mean.apply(self, axis=axis, keepdims=keepdims)
-
-    def max(self, axis=None, keepdims=False):
-        return _ops.Max.apply(self, axis=axis, keepdims=keepdims)
-
-    def min(self, axis=None, keepdims=False):
-        return _ops.Min.apply(self, axis=axis, keepdims=keepdims)
-
-    def clip(self, min=None, max=None):  # noqa: A002 - NumPy's and PyTorch's keyword names
-        return _ops.clip(self, min, max)
-
-    def maximum(self, other):
-        return _ops.Maximum.apply(self, other)
-
-    def minimum(self, other):
-        return _ops.Minimum.apply(self, other)
-
-    def reshape(self, *shape):
-        return _ops.reshape(self, *shape)
-
-    def transpose(self, *axes):
-        """No axes: reverse them all (NumPy's rule); else permute, as transpose(1, 0, 2) or
-        transpose((1, 0, 2)). Use swapaxes(a, b) to swap two."""
-        return _ops.transpose(self, _ops.shape_arg(axes) if axes else None)
-
-    def permute(self, *axes):
-        return _ops.permute(self, *axes)
-
-    def swapaxes(self, axis1, axis2):
-        return _ops.swapaxes(self, axis1, axis2)
-
-    def broadcast_to(self, shape):
-        return _ops.broadcast_to(self, shape)
-
-    def squeeze(self, axis=None):
-        return _ops.squeeze(self, axis)
-
-    def unsqueeze(self, axis):
-        return _ops.unsqueeze(self, axis)
-
-    expand_dims = unsqueeze
-
-    def flatten(self):
-        return _ops.flatten(self)
+    def bool(self):
+        return self.to(np.bool_)
 
     # --- not differentiable: results are constants ----------------------------------------------
     def __eq__(self, other):
@@ -317,6 +269,8 @@ class Tensor:
         return _constant(self.data >= _raw(other))
 
     def astype(self, dtype):
+        """numpygrad's cast: a new tensor of ``dtype`` that is not recorded (use ``to`` to keep
+        the gradient)."""
         return _constant(self.data.astype(dtype))
 
     def argmax(self, axis=None):
@@ -340,8 +294,10 @@ class Tensor:
     def round(self, decimals=0):
         return _constant(np.round(self.data, decimals))
 
-    def sign(self):
-        return _constant(np.sign(self.data))
+    def fill(self, value):
+        """numpygrad's fill: a new tensor of this shape and dtype, every element ``value``, not
+        recorded. ``fill_`` changes this tensor in place."""
+        return _constant(np.full(self.shape, value, dtype=self.dtype))
 
     def fill_(self, value):
         """Set every element to ``value`` in place (not recorded) and return this tensor."""

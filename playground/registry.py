@@ -1,9 +1,10 @@
 """Every op the playground offers, described once.
 
-An entry says how many operands the op takes, which attributes it has (type, default, allowed
-values), what it does in one line, its local derivative as LaTeX (for teaching), and how to apply
-it with the engine. Parser, validator, evaluator and pages all read this table, so adding an op to
-the playground is one entry here.
+An entry says how many operands the op takes, which attributes it has (type, default), what it
+does in one line, its local derivative as LaTeX (for teaching), how to apply it with the engine
+and how PyTorch writes it. Parser, validator, evaluator, export and pages all read this table:
+an op the engine has (its Function class in ``autograd/ops``) reaches the playground through one
+entry here.
 
 Attribute values are kept in a canonical form (tuples, floats, no entries equal to the default),
 so two specs that mean the same thing compare equal and ``apply(*tensors, **attrs)`` just works.
@@ -21,20 +22,20 @@ import numpy as np
 import autograd as ag
 from autograd.nn import functional as F
 
-from . import limits
+from . import limits, torch_code
 from .errors import SpecError
+from .torch_code import TorchCode
 
 
 @dataclass(frozen=True)
 class Attr:
-    """One attribute of an op; ``type`` is a key of ``ATTR_TYPES``; non-empty ``choices`` list
-    the only values allowed. ``suggested``, when not None, is the value a form offers first,
-    for an attribute whose default alone would not make a useful node (clip's bounds)."""
+    """One attribute of an op; ``type`` is a key of ``ATTR_TYPES``. ``suggested``, when not
+    None, is the value a form offers first, for an attribute whose default alone would not make
+    a useful node (clip's bounds)."""
 
     name: str
     type: str
     default: object = None
-    choices: tuple = ()
     required: bool = False
     suggested: object = None
 
@@ -44,7 +45,8 @@ class OpInfo:
     """One op: ``arity`` is its operand count, or None for "one or more" (stack, concatenate).
 
     ``symbol`` is its operator in the expression language ("+", "@", unary "-"), if it has one;
-    ``example`` is a call a student can copy; ``apply(*tensors, **attrs)`` runs it with the engine.
+    ``example`` is a call a student can copy; ``apply(*tensors, **attrs)`` runs it with the engine;
+    ``torch`` is how the PyTorch export writes it.
     ``needs_one_of`` names attributes of which at least one must be given (clip: min or max).
     """
 
@@ -55,6 +57,7 @@ class OpInfo:
     derivative: str
     apply: Callable
     example: str
+    torch: TorchCode
     symbol: str | None = None
     needs_one_of: tuple[str, ...] = ()
 
@@ -191,11 +194,6 @@ def canonical_attrs(info: OpInfo, attrs: Mapping) -> dict:
             raise SpecError(
                 f"attribute `{key}` of {info.name} {err}; got {_short(value)}"
             ) from None
-        if attr.choices and value not in attr.choices:
-            options = ", ".join(repr(c) for c in attr.choices)
-            raise SpecError(
-                f"attribute `{key}` of {info.name} must be one of {options}; got {_short(value)}"
-            )
         if value != attr.default or type(value) is not type(attr.default):
             out[key] = value
     for attr in info.attrs:
@@ -222,19 +220,29 @@ _KEEPDIMS = Attr("keepdims", "bool", False)
 _LAST = Attr("axis", "dim", -1)
 
 
-def _binary(name, symbol, description, derivative, apply):
+def _binary(name, symbol, description, derivative, torch):
+    """An elementwise op of two operands, applied as ``autograd.<name>``."""
     example = f"a {symbol} b" if symbol else f"{name}(a, b)"
-    return OpInfo(name, 2, (), description, derivative, apply, example, symbol)
+    return OpInfo(name, 2, (), description, derivative, getattr(ag, name), example, torch, symbol)
 
 
-def _unary(name, description, derivative, apply):
-    return OpInfo(name, 1, (), description, derivative, apply, f"{name}(x)")
+def _unary(name, description, derivative, torch=None):
+    """An elementwise op of one operand: ``autograd.<name>``, ``torch.<name>`` unless given."""
+    return OpInfo(name, 1, (), description, derivative, getattr(ag, name), f"{name}(x)",
+                  torch or torch_code.call(f"torch.{name}"))
 
 
-def _reduction(name, description, derivative, apply):
-    return OpInfo(
-        name, 1, (_AXIS, _KEEPDIMS), description, derivative, apply, f"{name}(x, axis=0)"
-    )
+def _reduction(name, description, derivative, torch_name):
+    """A reduction over all axes or the given ones: ``autograd.<name>(x, axis, keepdims)``."""
+    return OpInfo(name, 1, (_AXIS, _KEEPDIMS), description, derivative, getattr(ag, name),
+                  f"{name}(x, axis=0)", torch_code.reduction(torch_name))
+
+
+def _shape_op(name, attrs, description, apply, example, torch):
+    """A shape op: it moves elements, so its gradient moves them back."""
+    return OpInfo(name, 1, attrs, description,
+                  r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))", apply,
+                  example, torch)
 
 
 def _class_indices(target) -> np.ndarray:
@@ -247,177 +255,198 @@ def _class_indices(target) -> np.ndarray:
     return labels.astype(np.int64)
 
 
-def _stack(*xs, axis=0):
-    return ag.stack(xs, axis=axis)
+def _permutation(axes, ndim: int) -> tuple[int, ...]:
+    """The full permutation ``transpose`` applies (the rule is in ``autograd.transpose``)."""
+    order = list(range(ndim))
+    if axes is None:
+        axes = (-1, -2) if ndim >= 2 else ()
+    if len(axes) == 2:
+        i, j = (a % ndim for a in axes)
+        order[i], order[j] = order[j], order[i]
+        return tuple(order)
+    return tuple(a % ndim for a in axes) if axes else tuple(order)
 
 
-def _concatenate(*xs, axis=0):
-    return ag.concatenate(xs, axis=axis)
+def _torch_transpose(x, a, n):
+    return f"{x[0]}.permute{_permutation(a['axes'], n[0])}"
+
+
+def _torch_squeeze(x, a, n):
+    axis = "" if a["axis"] is None else f", {a['axis']!r}"
+    return f"torch.squeeze({x[0]}{axis})"
+
+
+def _torch_clip(x, a, n):
+    bounds = [f"{k}={a[k]!r}" for k in ("min", "max") if a[k] is not None]
+    return f"torch.clamp({x[0]}, {', '.join(bounds)})"
+
+
+def _index_text(index) -> str:
+    return ", ".join(str(i) for i in index)
 
 
 _ENTRIES = (
     _binary(
         "add", "+", "Elementwise sum a + b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = 1,\quad \frac{\partial y}{\partial b} = 1",
-        lambda a, b: a + b,
+        torch_code.infix("+"),
     ),
     _binary(
         "sub", "-", "Elementwise difference a - b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = 1,\quad \frac{\partial y}{\partial b} = -1",
-        lambda a, b: a - b,
+        torch_code.infix("-"),
     ),
     _binary(
         "mul", "*", "Elementwise product a * b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = b,\quad \frac{\partial y}{\partial b} = a",
-        lambda a, b: a * b,
+        torch_code.infix("*"),
     ),
     _binary(
         "div", "/", "Elementwise quotient a / b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = \frac{1}{b},\quad "
         r"\frac{\partial y}{\partial b} = -\frac{a}{b^2}",
-        lambda a, b: a / b,
+        torch_code.infix("/"),
     ),
     _binary(
         "pow", "**", "Elementwise power a ** b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = b\,a^{b-1},\quad "
         r"\frac{\partial y}{\partial b} = a^{b} \ln a",
-        lambda a, b: a**b,
+        torch_code.infix("**"),
     ),
     _binary(
         "matmul", "@", "Matrix product a @ b (vectors and stacks of matrices too).",
         r"\bar{A} = \bar{Y} B^{\top},\quad \bar{B} = A^{\top} \bar{Y}",
-        lambda a, b: a @ b,
+        torch_code.infix("@"),
     ),
     OpInfo(
         "neg", 1, (), "Negation -x.", r"\frac{\partial y}{\partial x} = -1",
-        lambda x: -x, "-x", "-",
+        ag.neg, "-x", torch_code.code(lambda x, a, n: f"-{x[0]}"), "-",
     ),
-    _unary("exp", "Elementwise e to the power x.", r"\frac{dy}{dx} = e^{x}", ag.exp),
-    _unary("log", "Elementwise natural logarithm.", r"\frac{dy}{dx} = \frac{1}{x}", ag.log),
-    _unary(
-        "sqrt", "Elementwise square root.", r"\frac{dy}{dx} = \frac{1}{2\sqrt{x}}", ag.sqrt
-    ),
-    _unary("abs", "Elementwise absolute value.", r"\frac{dy}{dx} = \operatorname{sign}(x)", ag.abs),
-    _unary("sin", "Elementwise sine.", r"\frac{dy}{dx} = \cos x", ag.sin),
-    _unary("cos", "Elementwise cosine.", r"\frac{dy}{dx} = -\sin x", ag.cos),
+    _unary("exp", "Elementwise e to the power x.", r"\frac{dy}{dx} = e^{x}"),
+    _unary("log", "Elementwise natural logarithm.", r"\frac{dy}{dx} = \frac{1}{x}"),
+    _unary("sqrt", "Elementwise square root.", r"\frac{dy}{dx} = \frac{1}{2\sqrt{x}}"),
+    _unary("abs", "Elementwise absolute value.", r"\frac{dy}{dx} = \operatorname{sign}(x)"),
+    _unary("sign", "Elementwise sign: -1, 0 or 1.", r"\frac{dy}{dx} = 0"),
+    _unary("sin", "Elementwise sine.", r"\frac{dy}{dx} = \cos x"),
+    _unary("cos", "Elementwise cosine.", r"\frac{dy}{dx} = -\sin x"),
     _unary(
         "tanh", "Elementwise hyperbolic tangent, squashing to (-1, 1).",
-        r"\frac{dy}{dx} = 1 - \tanh^2 x", ag.tanh,
+        r"\frac{dy}{dx} = 1 - \tanh^2 x",
     ),
     _unary(
         "sigmoid", "Elementwise logistic function 1 / (1 + e^-x), squashing to (0, 1).",
-        r"\frac{dy}{dx} = \sigma(x)\,\bigl(1 - \sigma(x)\bigr)", ag.sigmoid,
+        r"\frac{dy}{dx} = \sigma(x)\,\bigl(1 - \sigma(x)\bigr)",
     ),
-    _unary(
-        "relu", "Elementwise max(x, 0).", r"\frac{dy}{dx} = \mathbb{1}[x > 0]", ag.relu
-    ),
+    _unary("relu", "Elementwise max(x, 0).", r"\frac{dy}{dx} = \mathbb{1}[x > 0]"),
     OpInfo(
         "leaky_relu", 1, (Attr("negative_slope", "float", 0.01),),
         "Elementwise x for x > 0, negative_slope * x otherwise.",
         r"\frac{dy}{dx} = \begin{cases} 1 & x > 0 \\ \alpha & x \le 0 \end{cases}",
-        lambda x, negative_slope=0.01: ag.leaky_relu(x, negative_slope=negative_slope),
-        "leaky_relu(x, negative_slope=0.1)",
+        ag.leaky_relu, "leaky_relu(x, negative_slope=0.1)",
+        torch_code.call("F.leaky_relu", negative_slope="negative_slope"),
     ),
     OpInfo(
         "softmax", 1, (_LAST,), "Exponentials normalised to sum to 1 along an axis.",
         r"\frac{\partial y_i}{\partial x_j} = y_i\,(\delta_{ij} - y_j)",
-        lambda x, axis=-1: ag.softmax(x, axis=axis), "softmax(x, axis=-1)",
+        ag.softmax, "softmax(x, axis=-1)", torch_code.call("torch.softmax", dim="axis"),
     ),
     OpInfo(
         "log_softmax", 1, (_LAST,), "Logarithm of softmax, computed stably.",
         r"\frac{\partial y_i}{\partial x_j} = \delta_{ij} - \operatorname{softmax}(x)_j",
-        lambda x, axis=-1: ag.log_softmax(x, axis=axis), "log_softmax(x, axis=-1)",
+        ag.log_softmax, "log_softmax(x, axis=-1)",
+        torch_code.call("torch.log_softmax", dim="axis"),
     ),
     OpInfo(
         "logsumexp", 1, (_LAST, _KEEPDIMS),
         "Log of the sum of exponentials along an axis, computed stably.",
         r"\frac{\partial y}{\partial x_i} = \operatorname{softmax}(x)_i",
-        lambda x, axis=-1, keepdims=False: ag.logsumexp(x, axis=axis, keepdims=keepdims),
-        "logsumexp(x, axis=-1)",
+        ag.logsumexp, "logsumexp(x, axis=-1)",
+        torch_code.call("torch.logsumexp", dim="axis", keepdim="keepdims"),
     ),
     _reduction(
         "sum", "Sum of the elements, over all axes or the given ones.",
-        r"\frac{\partial y}{\partial x_i} = 1",
-        lambda x, axis=None, keepdims=False: ag.sum(x, axis=axis, keepdims=keepdims),
+        r"\frac{\partial y}{\partial x_i} = 1", "torch.sum",
     ),
     _reduction(
         "mean", "Mean of the elements, over all axes or the given ones.",
-        r"\frac{\partial y}{\partial x_i} = \frac{1}{n}",
-        lambda x, axis=None, keepdims=False: ag.mean(x, axis=axis, keepdims=keepdims),
+        r"\frac{\partial y}{\partial x_i} = \frac{1}{n}", "torch.mean",
     ),
     _reduction(
         "max", "Largest element, over all axes or the given ones.",
         r"\frac{\partial y}{\partial x_i} = \mathbb{1}[x_i = y]\ \text{(shared among ties)}",
-        lambda x, axis=None, keepdims=False: ag.max(x, axis=axis, keepdims=keepdims),
+        "torch.amax",
     ),
     _reduction(
         "min", "Smallest element, over all axes or the given ones.",
         r"\frac{\partial y}{\partial x_i} = \mathbb{1}[x_i = y]\ \text{(shared among ties)}",
-        lambda x, axis=None, keepdims=False: ag.min(x, axis=axis, keepdims=keepdims),
+        "torch.amin",
     ),
-    OpInfo(
-        "reshape", 1, (Attr("shape", "shape", None, required=True),),
+    _shape_op(
+        "reshape", (Attr("shape", "shape", None, required=True),),
         "The same elements in a new shape; -1 stands for 'the rest'.",
-        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
         lambda x, shape: ag.reshape(x, *shape), "reshape(x, shape=(2, 3))",
+        torch_code.code(lambda x, a, n: f"{x[0]}.reshape{tuple(a['shape'])}"),
     ),
     OpInfo(
         "transpose", 1, (Attr("axes", "axes", None),),
-        "Axes reversed, or permuted as given.",
+        "The last two axes swapped; or the two axes given swapped, or all axes permuted.",
         r"\bar{x} = \operatorname{transpose}(\bar{y},\ \text{inverse permutation})",
-        lambda x, axes=None: ag.transpose(x, axes), "transpose(x, axes=(1, 0))",
+        lambda x, axes=None: ag.transpose(x, *(axes or ())), "transpose(x, axes=(1, 0))",
+        torch_code.code(_torch_transpose),
     ),
-    OpInfo(
-        "flatten", 1, (), "All elements in one row (a 1-D tensor).",
-        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
-        lambda x: ag.flatten(x), "flatten(x)",
+    _shape_op(
+        "flatten", (), "All elements in one row (a 1-D tensor).",
+        lambda x: ag.flatten(x), "flatten(x)", torch_code.call("torch.flatten"),
     ),
-    OpInfo(
-        "squeeze", 1, (_AXIS,), "Axes of size 1 removed (all of them, or the given ones).",
-        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
-        lambda x, axis=None: ag.squeeze(x, axis), "squeeze(x, axis=0)",
+    _shape_op(
+        "squeeze", (_AXIS,), "Axes of size 1 removed (all of them, or the given ones).",
+        ag.squeeze, "squeeze(x, axis=0)", torch_code.code(_torch_squeeze),
     ),
-    OpInfo(
-        "unsqueeze", 1, (Attr("axis", "dim", None, required=True),),
+    _shape_op(
+        "unsqueeze", (Attr("axis", "dim", None, required=True),),
         "A new axis of size 1 inserted at the given position.",
-        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
-        lambda x, axis: ag.unsqueeze(x, axis), "unsqueeze(x, axis=0)",
+        ag.unsqueeze, "unsqueeze(x, axis=0)",
+        torch_code.code(lambda x, a, n: f"{x[0]}.unsqueeze({a['axis']})"),
     ),
     OpInfo(
         "broadcast_to", 1, (Attr("shape", "shape", None, required=True),),
         "The tensor repeated along new or size-1 axes to fill the given shape.",
         r"\bar{x} = \textstyle\sum_{\text{broadcast axes}} \bar{y}",
-        lambda x, shape: ag.broadcast_to(x, shape), "broadcast_to(x, shape=(3, 2))",
+        ag.broadcast_to, "broadcast_to(x, shape=(3, 2))",
+        torch_code.code(lambda x, a, n: f"{x[0]}.broadcast_to({tuple(a['shape'])})"),
     ),
     OpInfo(
         "index", 1, (Attr("index", "index", None, required=True),),
         "One element or sub-tensor picked by whole-number positions, as in x[0] or x[1, 2].",
         r"\bar{x}[i] = \bar{y},\ \text{zero elsewhere}",
         lambda x, index: x[index], "x[0]",
+        torch_code.code(lambda x, a, n: f"{x[0]}[{_index_text(a['index'])}]"),
     ),
     OpInfo(
         "stack", None, (Attr("axis", "dim", 0),),
         "Tensors of one shape joined along a new axis; [a, b] in an expression.",
         r"\bar{x}_k = \bar{y}[k]\ \text{along the new axis}",
-        _stack, "stack(a, b, axis=0)",
+        lambda *xs, axis=0: ag.stack(xs, axis=axis), "stack(a, b, axis=0)",
+        torch_code.code(lambda x, a, n: f"torch.stack([{', '.join(x)}], dim={a['axis']})"),
     ),
     OpInfo(
         "concatenate", None, (Attr("axis", "dim", 0),),
         "Tensors joined end to end along an existing axis.",
         r"\bar{x}_k = \text{the slice of } \bar{y} \text{ that } x_k \text{ filled}",
-        _concatenate, "concatenate(a, b, axis=0)",
+        lambda *xs, axis=0: ag.concatenate(xs, axis=axis), "concatenate(a, b, axis=0)",
+        torch_code.code(lambda x, a, n: f"torch.cat([{', '.join(x)}], dim={a['axis']})"),
     ),
     _binary(
         "maximum", None, "Elementwise larger of a and b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = \mathbb{1}[a > b],\quad "
         r"\frac{\partial y}{\partial b} = \mathbb{1}[b > a]\ \text{(ties shared)}",
-        ag.maximum,
+        torch_code.call("torch.maximum"),
     ),
     _binary(
         "minimum", None, "Elementwise smaller of a and b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = \mathbb{1}[a < b],\quad "
         r"\frac{\partial y}{\partial b} = \mathbb{1}[b < a]\ \text{(ties shared)}",
-        ag.minimum,
+        torch_code.call("torch.minimum"),
     ),
     OpInfo(
         "clip", 1,
@@ -427,14 +456,28 @@ _ENTRIES = (
         ),
         "Elementwise x limited to the range [min, max]; a missing bound means no limit.",
         r"\frac{dy}{dx} = \mathbb{1}[\min \le x \le \max]",
-        lambda x, min=None, max=None: ag.clip(x, min=min, max=max),  # noqa: A002
-        "clip(x, min=0.0, max=1.0)",
+        ag.clip, "clip(x, min=0.0, max=1.0)", torch_code.code(_torch_clip),
         needs_one_of=("min", "max"),
+    ),
+    OpInfo(
+        "where", 3, (),
+        "Elementwise choice: x where the condition c is nonzero, else y.",
+        r"\frac{\partial y}{\partial x} = \mathbb{1}[c \ne 0],\quad "
+        r"\frac{\partial y}{\partial y_0} = \mathbb{1}[c = 0]",
+        lambda c, x, y: ag.where(c.data != 0, x, y), "where(c, x, y)",
+        torch_code.code(lambda x, a, n: f"torch.where({x[0]} != 0, {x[1]}, {x[2]})"),
+    ),
+    OpInfo(
+        "linear", 3, (),
+        "A layer's affine map x @ W.T + b, with W of shape (out, in), as in nn.Linear.",
+        r"\bar{x} = \bar{y} W,\quad \bar{W} = \bar{y}^{\top} x,\quad "
+        r"\bar{b} = \textstyle\sum_{\text{rows}} \bar{y}",
+        F.linear, "linear(x, W, b)", torch_code.call("F.linear"),
     ),
     OpInfo(
         "mse_loss", 2, (), "Mean of squared differences (pred - target)^2.",
         r"\frac{\partial L}{\partial p_i} = \frac{2\,(p_i - t_i)}{n}",
-        F.mse_loss, "mse_loss(pred, target)",
+        F.mse_loss, "mse_loss(pred, target)", torch_code.call("F.mse_loss"),
     ),
     OpInfo(
         "cross_entropy", 2, (),
@@ -443,12 +486,14 @@ _ENTRIES = (
         r"\mathbb{1}[j = t_i]}{N}",
         lambda logits, target: F.cross_entropy(logits, _class_indices(target)),
         "cross_entropy(logits, target)",
+        torch_code.code(lambda x, a, n: f"F.cross_entropy({x[0]}, {x[1]}.long())", "F"),
     ),
     OpInfo(
         "binary_cross_entropy", 2, (),
         "Mean cross-entropy of probabilities p in [0, 1] against targets t in [0, 1].",
         r"\frac{\partial L}{\partial p_i} = \frac{p_i - t_i}{p_i\,(1 - p_i)\,n}",
         F.binary_cross_entropy, "binary_cross_entropy(p, target)",
+        torch_code.call("F.binary_cross_entropy"),
     ),
 )
 

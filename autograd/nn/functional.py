@@ -3,9 +3,7 @@
 import numpy as np
 
 from ..function import Function
-from ..ops.elementwise import relu, sigmoid, tanh
-from ..ops.linalg import linear
-from ..ops.reduce import log_softmax, softmax
+from ..ops import linear, log_softmax, relu, sigmoid, softmax, tanh
 from ..tensor import Tensor
 
 __all__ = [

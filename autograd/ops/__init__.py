@@ -1,8 +1,15 @@
-"""Every built-in operation: a Function subclass per op and a function that applies it."""
+"""Every built-in operation, one Function class per op, grouped by family.
 
-from .arithmetic import Add, Div, Mul, Neg, Pow, PowScalar, Sub, add, div, mul, neg, pow, sub
+An op marked with ``@exposed("name")`` (see ``exposed.py``) becomes ``autograd.name`` and, unless
+``method=False``, the Tensor method ``x.name``; this module collects them in definition order.
+"""
+
+from ..tensor import Tensor
+from . import arithmetic, elementwise, linalg, reduce, shape
+from .arithmetic import Add, Div, Mul, Neg, Pow, Sub
 from .elementwise import (
     Abs,
+    Cast,
     Clip,
     Cos,
     Exp,
@@ -12,61 +19,39 @@ from .elementwise import (
     Minimum,
     Relu,
     Sigmoid,
+    Sign,
     Sin,
     Sqrt,
     Tanh,
     Where,
-    abs,
-    clip,
-    cos,
-    exp,
-    leaky_relu,
-    log,
-    maximum,
-    minimum,
-    relu,
-    sigmoid,
-    sin,
-    sqrt,
-    tanh,
-    where,
 )
-from .linalg import Linear, MatMul, linear, matmul
-from .reduce import (
-    LogSoftmax,
-    LogSumExp,
-    Max,
-    Mean,
-    Min,
-    Softmax,
-    Sum,
-    log_softmax,
-    logsumexp,
-    max,
-    mean,
-    min,
-    softmax,
-    sum,
-)
-from .shape import (
-    BroadcastTo,
-    Concatenate,
-    Index,
-    IndexAdd,
-    Reshape,
-    Stack,
-    Transpose,
-    broadcast_to,
-    concatenate,
-    expand_dims,
-    flatten,
-    index,
-    permute,
-    reshape,
-    squeeze,
-    stack,
-    swapaxes,
-    transpose,
-    unsqueeze,
-)
-from .shape import _shape_arg as shape_arg
+from .exposed import public_function
+from .linalg import Linear, MatMul, linear
+from .reduce import LogSoftmax, LogSumExp, Max, Mean, Min, Softmax, Sum
+from .shape import BroadcastTo, Concatenate, Index, IndexAdd, Reshape, Stack, Transpose, shape_arg
+
+
+def _exposed(*modules):
+    """(name, function, is_method) for everything marked with @exposed in ``modules``."""
+    found = []
+    for module in modules:
+        for value in vars(module).values():
+            marked = getattr(value, "exposed_as", None)
+            if marked is not None and getattr(value, "__module__", None) == module.__name__:
+                name, method = marked
+                found.append((name, public_function(value), method))
+    return found
+
+
+_FOUND = _exposed(arithmetic, elementwise, linalg, reduce, shape)
+
+PUBLIC = {name: fn for name, fn, _ in _FOUND}
+"""Public name -> function, for every exposed op: what ``autograd`` re-exports."""
+
+METHODS = tuple(name for name, _, method in _FOUND if method)
+"""The names that are also Tensor methods."""
+
+for _name in METHODS:
+    setattr(Tensor, _name, PUBLIC[_name])
+globals().update(PUBLIC)
+__all__ = list(PUBLIC)

@@ -31,6 +31,13 @@ def sign(x):
     return x.sign() if isinstance(x, Tensor) else np.sign(x)
 
 
+def positive(x):
+    """1 where x > 0, else 0. On Tensors it is sign(relu(x)), recorded with derivative 0, so a
+    backward that uses it stays connected to x: the second derivative of relu is 0, as in
+    PyTorch, not an error."""
+    return x.relu().sign() if isinstance(x, Tensor) else x > 0
+
+
 def where(condition, x, y):
     if isinstance(x, Tensor) or isinstance(y, Tensor):
         from .elementwise import where as tensor_where

@@ -4,8 +4,10 @@ import numpy as np
 
 from ..function import Function
 from . import array_or_tensor
+from .exposed import exposed
 
 
+@exposed("exp")
 class Exp(Function):
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -20,6 +22,7 @@ class Exp(Function):
         return grad * out
 
 
+@exposed("log")
 class Log(Function):
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -33,6 +36,7 @@ class Log(Function):
         return grad / a
 
 
+@exposed("sqrt")
 class Sqrt(Function):
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -47,6 +51,7 @@ class Sqrt(Function):
         return grad / (2 * out)
 
 
+@exposed("abs")
 class Abs(Function):
     """|a|, with derivative sign(a): 0 at 0."""
 
@@ -62,6 +67,22 @@ class Abs(Function):
         return grad * array_or_tensor.sign(a)
 
 
+@exposed("sign")
+class Sign(Function):
+    """-1, 0 or 1 by the sign of a. Piecewise constant, so its derivative is 0 (PyTorch's rule):
+    it is recorded, and a gradient through it is zeros rather than an error."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        return np.sign(a)
+
+    def backward(self, grad):
+        return np.zeros(grad.shape, dtype=grad.dtype)
+
+
+@exposed("sin")
 class Sin(Function):
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -75,6 +96,7 @@ class Sin(Function):
         return grad * array_or_tensor.cos(a)
 
 
+@exposed("cos")
 class Cos(Function):
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -88,6 +110,7 @@ class Cos(Function):
         return -grad * array_or_tensor.sin(a)
 
 
+@exposed("tanh")
 class Tanh(Function):
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -102,6 +125,7 @@ class Tanh(Function):
         return grad * (1 - out * out)
 
 
+@exposed("sigmoid")
 class Sigmoid(Function):
     """1 / (1 + e^-a), computed as (1 + tanh(a/2)) / 2 so it never overflows."""
 
@@ -118,6 +142,7 @@ class Sigmoid(Function):
         return grad * out * (1 - out)
 
 
+@exposed("relu")
 class Relu(Function):
     """max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0)."""
 
@@ -131,23 +156,25 @@ class Relu(Function):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return grad * (out > 0)
+        return grad * array_or_tensor.positive(out)
 
 
+@exposed("leaky_relu")
 class LeakyRelu(Function):
     """a where a > 0, else negative_slope * a."""
 
-    __slots__ = ()
+    __slots__ = ("negative_slope",)
     backward_runs_on_arrays = True
 
-    def forward(self, a, negative_slope):
-        slope = np.where(a > 0, 1, negative_slope).astype(a.dtype)
-        self.save_for_backward(slope)
-        return a * slope
+    def forward(self, a, negative_slope=0.01):
+        self.negative_slope = negative_slope
+        self.save_for_backward(a)
+        return np.where(a > 0, a, a * np.asarray(negative_slope, dtype=a.dtype))
 
     def backward(self, grad):
-        (slope,) = self.saved_tensors
-        return grad * slope
+        (a,) = self.saved_tensors
+        slope = self.negative_slope
+        return grad * (slope + (1 - slope) * array_or_tensor.positive(a))
 
 
 class Clip(Function):
@@ -166,6 +193,7 @@ class Clip(Function):
         return grad * inside
 
 
+@exposed("maximum")
 class Maximum(Function):
     """Elementwise max(a, b); where they tie, each gets half the gradient."""
 
@@ -182,6 +210,7 @@ class Maximum(Function):
         return grad * weight_a, grad * (1 - weight_a)
 
 
+@exposed("minimum")
 class Minimum(Function):
     """Elementwise min(a, b); where they tie, each gets half the gradient."""
 
@@ -203,6 +232,21 @@ def _share(wins, ties, dtype):
     return (wins + 0.5 * ties).astype(dtype)
 
 
+class Cast(Function):
+    """The elements as another dtype (``x.to(np.float32)``); the gradient is cast back to the
+    input's dtype. An integer or bool result is not differentiable, so it is a constant."""
+
+    __slots__ = ("dtype",)
+    backward_runs_on_arrays = True
+
+    def forward(self, a, dtype):
+        self.dtype = a.dtype
+        return a.astype(dtype)
+
+    def backward(self, grad):
+        return grad.astype(self.dtype) if isinstance(grad, np.ndarray) else grad.to(self.dtype)
+
+
 class Where(Function):
     """x where condition holds, else y; the condition is a constant attribute."""
 
@@ -220,46 +264,7 @@ class Where(Function):
                 array_or_tensor.where(condition, 0.0, grad) if need_y else None)
 
 
-def exp(x):
-    return Exp.apply(x)
-
-
-def log(x):
-    return Log.apply(x)
-
-
-def sqrt(x):
-    return Sqrt.apply(x)
-
-
-def abs(x):  # noqa: A001 - the NumPy and PyTorch name
-    return Abs.apply(x)
-
-
-def sin(x):
-    return Sin.apply(x)
-
-
-def cos(x):
-    return Cos.apply(x)
-
-
-def tanh(x):
-    return Tanh.apply(x)
-
-
-def sigmoid(x):
-    return Sigmoid.apply(x)
-
-
-def relu(x):
-    return Relu.apply(x)
-
-
-def leaky_relu(x, negative_slope=0.01):
-    return LeakyRelu.apply(x, negative_slope=negative_slope)
-
-
+@exposed("clip")
 def clip(x, min=None, max=None):  # noqa: A002 - NumPy's and PyTorch's keyword names
     """Limit x to [min, max] (either may be None)."""
     if min is None and max is None:
@@ -267,14 +272,7 @@ def clip(x, min=None, max=None):  # noqa: A002 - NumPy's and PyTorch's keyword n
     return Clip.apply(x, low=min, high=max)
 
 
-def maximum(a, b):
-    return Maximum.apply(a, b)
-
-
-def minimum(a, b):
-    return Minimum.apply(a, b)
-
-
+@exposed("where", method=False)
 def where(condition, x, y):
     """x where condition is true, else y (all three broadcast together)."""
     condition = np.asarray(getattr(condition, "data", condition), dtype=bool)

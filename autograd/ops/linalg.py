@@ -3,8 +3,10 @@
 import numpy as np
 
 from ..function import Function
+from .exposed import exposed
 
 
+@exposed("matmul")
 class MatMul(Function):
     """a @ b. A 1-D operand is treated as a row (left) or column (right) vector, as NumPy does;
     batch dimensions broadcast, and the engine sums the gradient back over them."""
@@ -86,10 +88,6 @@ def _shape_message(a_shape, b_shape):
                 "transpose one operand (x.T) or reshape it")
     return (f"matmul of shapes {a_shape} and {b_shape}: the batch dimensions "
             f"{a_shape[:-2]} and {b_shape[:-2]} do not broadcast")
-
-
-def matmul(a, b):
-    return MatMul.apply(a, b)
 
 
 def linear(x, weight, bias=None):

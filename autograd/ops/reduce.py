@@ -4,13 +4,17 @@ import numpy as np
 
 from ..function import Function
 from . import array_or_tensor
+from .exposed import exposed
 
 
 def _axes(axis, ndim):
-    """Normalise axis (None, int or tuple) to a sorted tuple of non-negative axes."""
+    """Normalise axis (None, an int, or a tuple or list of ints) to a sorted tuple of
+    non-negative axes. A 0-d tensor accepts axis 0 and -1, as in PyTorch."""
     if axis is None:
         return tuple(range(ndim))
-    axes = axis if isinstance(axis, tuple) else (axis,)
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    if ndim == 0 and all(a in (0, -1) for a in axes):
+        return ()
     try:
         return tuple(sorted(np.lib.array_utils.normalize_axis_tuple(axes, ndim)))
     except np.exceptions.AxisError:
@@ -40,11 +44,12 @@ class _Reduction(Function):
         return array_or_tensor.broadcast_to(grad.reshape(self.kept), self.shape)
 
 
+@exposed("sum")
 class Sum(_Reduction):
     __slots__ = ()
     backward_runs_on_arrays = True
 
-    def forward(self, a, axis, keepdims):
+    def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
         return a.sum(axis=axes, keepdims=keepdims)
 
@@ -52,11 +57,12 @@ class Sum(_Reduction):
         return self._expand(grad)
 
 
+@exposed("mean")
 class Mean(_Reduction):
     __slots__ = ("count",)
     backward_runs_on_arrays = True
 
-    def forward(self, a, axis, keepdims):
+    def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
         self.count = int(np.prod([a.shape[i] for i in axes]))
         return a.mean(axis=axes, keepdims=keepdims)
@@ -66,18 +72,19 @@ class Mean(_Reduction):
 
 
 class _Extreme(_Reduction):
-    """max or min over axes; tied elements share the gradient equally."""
+    """max or min over axes. Tied elements share the gradient equally; where a slice holds NaN,
+    the result is NaN and its NaN elements share the gradient (PyTorch's max() and min())."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
     pick = None
 
-    def forward(self, a, axis, keepdims):
+    def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
         if a.size == 0:
             raise ValueError(f"{self.name} of an empty tensor (shape {a.shape}) has no value")
         best = type(self).pick(a, axis=axes, keepdims=True)
-        winners = a == best
+        winners = (a == best) | (np.isnan(a) & np.isnan(best))
         self.save_for_backward(winners / winners.sum(axis=axes, keepdims=True, dtype=a.dtype))
         return best if keepdims else best.reshape([n for i, n in enumerate(a.shape)
                                                    if i not in axes])
@@ -87,23 +94,26 @@ class _Extreme(_Reduction):
         return self._expand(grad) * share
 
 
+@exposed("max")
 class Max(_Extreme):
     __slots__ = ()
     pick = np.max
 
 
+@exposed("min")
 class Min(_Extreme):
     __slots__ = ()
     pick = np.min
 
 
+@exposed("logsumexp")
 class LogSumExp(_Reduction):
     """log(sum(exp(a))) over axes, shifted by the max so large inputs do not overflow."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
 
-    def forward(self, a, axis, keepdims):
+    def forward(self, a, axis=-1, keepdims=False):
         axes = self._setup(a, axis)
         shift = np.max(a, axis=axes, keepdims=True)
         shift = np.where(np.isfinite(shift), shift, 0)
@@ -117,13 +127,14 @@ class LogSumExp(_Reduction):
         return self._expand(grad) * array_or_tensor.exp(a - out.reshape(self.kept))
 
 
+@exposed("softmax")
 class Softmax(Function):
     """exp(a) / sum(exp(a)) along one axis, shifted by the max for stability."""
 
     __slots__ = ("axis",)
     backward_runs_on_arrays = True
 
-    def forward(self, a, axis):
+    def forward(self, a, axis=-1):
         self.axis = axis
         e = np.exp(a - a.max(axis=axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
@@ -135,13 +146,14 @@ class Softmax(Function):
         return out * (grad - (grad * out).sum(axis=self.axis, keepdims=True))
 
 
+@exposed("log_softmax")
 class LogSoftmax(Function):
     """a - logsumexp(a) along one axis."""
 
     __slots__ = ("axis",)
     backward_runs_on_arrays = True
 
-    def forward(self, a, axis):
+    def forward(self, a, axis=-1):
         self.axis = axis
         shifted = a - a.max(axis=axis, keepdims=True)
         out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
@@ -151,31 +163,3 @@ class LogSoftmax(Function):
     def backward(self, grad):
         (out,) = self.saved_tensors
         return grad - array_or_tensor.exp(out) * grad.sum(axis=self.axis, keepdims=True)
-
-
-def sum(x, axis=None, keepdims=False):  # noqa: A001 - the NumPy and PyTorch name
-    return Sum.apply(x, axis=axis, keepdims=keepdims)
-
-
-def mean(x, axis=None, keepdims=False):
-    return Mean.apply(x, axis=axis, keepdims=keepdims)
-
-
-def max(x, axis=None, keepdims=False):  # noqa: A001
-    return Max.apply(x, axis=axis, keepdims=keepdims)
-
-
-def min(x, axis=None, keepdims=False):  # noqa: A001
-    return Min.apply(x, axis=axis, keepdims=keepdims)
-
-
-def logsumexp(x, axis=-1, keepdims=False):
-    return LogSumExp.apply(x, axis=axis, keepdims=keepdims)
-
-
-def softmax(x, axis=-1):
-    return Softmax.apply(x, axis=axis)
-
-
-def log_softmax(x, axis=-1):
-    return LogSoftmax.apply(x, axis=axis)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..function import Function
 from . import array_or_tensor
+from .exposed import exposed
 
 
 class Reshape(Function):
@@ -29,13 +30,14 @@ class Reshape(Function):
 
 
 class Transpose(Function):
-    """Permute axes; no axes reverses them all (NumPy's rule)."""
+    """Permute the axes to ``axes`` (negative axes allowed); the gradient takes the inverse
+    permutation back."""
 
     __slots__ = ("axes",)
     backward_runs_on_arrays = True
 
     def forward(self, a, axes):
-        self.axes = tuple(range(a.ndim))[::-1] if axes is None else axes
+        self.axes = tuple(np.lib.array_utils.normalize_axis_tuple(axes, a.ndim))
         return a.transpose(self.axes)
 
     def backward(self, grad):
@@ -47,14 +49,15 @@ class Transpose(Function):
                 f"{list(reversed(range(ndim)))}")
 
 
+@exposed("broadcast_to")
 class BroadcastTo(Function):
     """Repeat a along new or size-1 axes; the engine sums the gradient back to a's shape."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
 
-    def forward(self, a, shape):
-        return np.broadcast_to(a, shape)
+    def forward(self, a, *, shape):
+        return np.broadcast_to(a, tuple(shape))
 
     def backward(self, grad):
         return grad
@@ -140,43 +143,75 @@ class Stack(Function):
                 "reshape them to match")
 
 
-def _shape_arg(shape):
-    """Accept a shape as reshape(2, 3) or reshape((2, 3))."""
+def shape_arg(shape):
+    """Accept a shape as reshape(2, 3) or reshape((2, 3)) (also used by zeros, ones, …)."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         return tuple(shape[0])
     return tuple(shape)
 
 
+@exposed("reshape")
 def reshape(x, *shape):
-    return Reshape.apply(x, shape=_shape_arg(shape))
+    return Reshape.apply(x, shape=shape_arg(shape))
 
 
-def transpose(x, axes=None):
-    """Reverse the axes (no ``axes``), or permute them to ``axes``."""
-    return Transpose.apply(x, axes=None if axes is None else tuple(axes))
+@exposed("transpose")
+def transpose(x, *axes):
+    """One rule, stated in the README:
+
+    - ``transpose()``: swap the last two axes (PyTorch's ``.mT``; babygrad's ``Transpose()``);
+      0-d and 1-d tensors come back unchanged;
+    - ``transpose(0, 2)`` or ``transpose((0, 2))``: swap exactly those two axes, at any rank
+      (PyTorch's ``transpose(dim0, dim1)``);
+    - three or more axes: a full permutation, the same as ``permute`` (NumPy, babygrad).
+
+    ``x.T`` reverses all axes, as in NumPy and PyTorch.
+    """
+    axes = shape_arg(axes)
+    ndim = x.ndim
+    if not axes:
+        if ndim < 2:
+            return Transpose.apply(x, axes=tuple(range(ndim)))
+        axes = (-1, -2)
+    if len(axes) == 2:
+        return swapaxes(x, *axes)
+    return Transpose.apply(x, axes=axes)
 
 
+@exposed("permute")
 def permute(x, *axes):
-    return Transpose.apply(x, axes=_shape_arg(axes))
+    """Reorder the axes: ``permute(2, 0, 1)`` or ``permute((2, 0, 1))``."""
+    return Transpose.apply(x, axes=shape_arg(axes))
 
 
+@exposed("swapaxes")
 def swapaxes(x, axis1, axis2):
+    """Swap two axes (negative axes allowed)."""
     axes = list(range(x.ndim))
-    axes[axis1], axes[axis2] = axes[axis2], axes[axis1]
+    try:
+        axes[axis1], axes[axis2] = axes[axis2], axes[axis1]
+    except IndexError:
+        raise np.exceptions.AxisError(
+            f"swapaxes({axis1}, {axis2}): {_called(x)} has {x.ndim} dimension(s), so axes run "
+            f"from {-x.ndim} to {x.ndim - 1}") from None
     return Transpose.apply(x, axes=tuple(axes))
 
 
-def broadcast_to(x, shape):
-    return BroadcastTo.apply(x, shape=tuple(shape))
-
-
+@exposed("squeeze")
 def squeeze(x, axis=None):
-    """Drop size-1 axes (all of them, or the ones named)."""
-    try:
-        shape = np.squeeze(_placeholder(x.shape), axis=axis).shape
-    except ValueError:
-        raise ValueError(f"squeeze can only remove an axis of size 1, and {_called(x)} has shape "
-                         f"{x.shape}; leave out axis to drop every size-1 axis") from None
+    """Drop size-1 axes: all of them, or those named by ``axis`` (an int or a tuple). A named
+    axis whose size is not 1 is left as it is, as in PyTorch."""
+    if axis is None:
+        shape = tuple(n for n in x.shape if n != 1)
+    else:
+        named = axis if isinstance(axis, (tuple, list)) else (axis,)
+        try:
+            drop = np.lib.array_utils.normalize_axis_tuple(named, max(x.ndim, 1))
+        except np.exceptions.AxisError:
+            raise np.exceptions.AxisError(
+                f"squeeze: axis {axis} is out of range, and {_called(x)} has shape {x.shape}"
+            ) from None
+        shape = tuple(n for i, n in enumerate(x.shape) if not (i in drop and n == 1))
     return Reshape.apply(x, shape=shape)
 
 
@@ -185,9 +220,16 @@ def _called(tensor):
     return tensor.name or "the tensor"
 
 
+@exposed("unsqueeze")
 def unsqueeze(x, axis):
     """Insert a size-1 axis at ``axis`` (PyTorch's name; ``expand_dims`` is NumPy's)."""
     return Reshape.apply(x, shape=np.expand_dims(_placeholder(x.shape), axis).shape)
+
+
+@exposed("expand_dims")
+def expand_dims(x, axis):
+    """NumPy's name for ``unsqueeze``."""
+    return unsqueeze(x, axis)
 
 
 def _placeholder(shape):
@@ -195,20 +237,23 @@ def _placeholder(shape):
     return np.broadcast_to(np.empty((), dtype=bool), shape)
 
 
-expand_dims = unsqueeze
+@exposed("flatten")
+def flatten(x, start_dim=0, end_dim=-1):
+    """Merge axes ``start_dim`` to ``end_dim`` into one (all of them by default: a 1-D tensor)."""
+    if x.ndim == 0:
+        return Reshape.apply(x, shape=(1,))
+    start, end = np.lib.array_utils.normalize_axis_tuple((start_dim, end_dim), x.ndim,
+                                                         allow_duplicate=True)
+    if start > end:
+        raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim}")
+    return Reshape.apply(x, shape=x.shape[:start] + (-1,) + x.shape[end + 1:])
 
 
-def flatten(x):
-    return Reshape.apply(x, shape=(-1,))
-
-
+@exposed("concatenate", method=False)
 def concatenate(tensors, axis=0):
     return Concatenate.apply(*tensors, axis=axis)
 
 
+@exposed("stack", method=False)
 def stack(tensors, axis=0):
     return Stack.apply(*tensors, axis=axis)
-
-
-def index(x, key):
-    return Index.apply(x, key=key)

@@ -233,10 +233,17 @@ def shape_cases():
                (x234,))
     yield Case("reshape-scalar-to-matrix", lambda x: x.reshape((1, 1)),
                lambda a: a.reshape(1, 1), (uniform(),))
-    yield Case("transpose-reverses", lambda x: x.transpose(), np.transpose, (x234,))
+    yield Case("transpose-swaps-the-last-two", lambda x: x.transpose(),
+               lambda a: a.swapaxes(-1, -2), (x234,))
+    yield Case("T-reverses", lambda x: x.T, np.transpose, (x234,))
+    yield Case("transpose-pair", lambda x: x.transpose(0, 2), lambda a: a.swapaxes(0, 2), (x234,))
+    yield Case("transpose-negative-pair", lambda x: x.transpose(-1, 0),
+               lambda a: a.swapaxes(-1, 0), (x234,))
+    yield Case("permute-negative", lambda x: x.permute(-1, 0, 1),
+               lambda a: a.transpose(2, 0, 1), (x234,))
     yield Case("transpose-axes", lambda x: x.transpose((1, 0, 2)),
                lambda a: a.transpose(1, 0, 2), (x234,))
-    yield Case("transpose-function", ag.transpose, np.transpose, (x234,))
+    yield Case("transpose-function", ag.transpose, lambda a: a.swapaxes(-1, -2), (x234,))
     yield Case("transpose-function-axes", lambda x: ag.transpose(x, (2, 0, 1)),
                lambda a: a.transpose(2, 0, 1), (x234,))
     yield Case("permute", lambda x: x.permute(2, 0, 1), lambda a: a.transpose(2, 0, 1), (x234,))

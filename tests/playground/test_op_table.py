@@ -1,0 +1,106 @@
+"""The op table is complete: every Function the engine defines reaches the playground, the PyTorch
+export, a gradient check and the PyTorch oracle. Adding an op without one of them fails here,
+naming what is missing."""
+
+import inspect
+import re
+
+import numpy as np
+import pytest
+
+import autograd as ag
+from playground import parse, registry
+from tests.playground.test_export import PROGRAMS
+from tests.playground.test_registry import CASES
+
+INTERNAL = {
+    "IndexAdd": "the backward of indexing, recorded only under create_graph",
+    "Cast": "x.to(dtype); the playground computes in float64 only",
+}
+"""Function classes with no registry entry, and why."""
+
+
+def engine_functions():
+    """Every Function subclass that autograd defines (abstract bases start with _)."""
+    found, todo = {}, [ag.Function]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            todo.append(sub)
+            if sub.__module__.startswith("autograd.") and not sub.__name__.startswith("_"):
+                found[sub.__name__] = sub
+    return found
+
+
+def recorded_functions(out):
+    """The Function classes in the graph of ``out``."""
+    names, seen, todo = set(), set(), [out]
+    while todo:
+        t = todo.pop()
+        if id(t) in seen or t.grad_fn is None:
+            continue
+        seen.add(id(t))
+        names.add(type(t.grad_fn).__name__)
+        todo.extend(t.parents)
+    return names
+
+
+def registry_functions():
+    """Function class name -> the registry ops whose test case records it."""
+    reached = {}
+    for name, (arrays, attrs, _, differentiable) in CASES.items():
+        tensors = [ag.tensor(a, requires_grad=i in differentiable) for i, a in enumerate(arrays)]
+        out = registry.OPS[name].apply(*tensors, **attrs)
+        for fn in recorded_functions(out):
+            reached.setdefault(fn, []).append(name)
+    return reached
+
+
+def test_every_engine_function_has_a_registry_entry():
+    reached = registry_functions()
+    missing = sorted(set(engine_functions()) - set(reached) - set(INTERNAL))
+    assert not missing, (
+        f"Function classes that no registry entry applies: {missing}. Add an entry to "
+        "playground/registry.py (with a case in tests/playground/test_registry.py), or list the "
+        "class in INTERNAL with the reason it has none"
+    )
+
+
+def test_the_internal_list_names_only_real_functions():
+    assert set(INTERNAL) <= set(engine_functions())
+
+
+def test_every_registry_entry_has_a_gradient_check_and_a_torch_oracle_case():
+    in_programs = {node.op for text in PROGRAMS.values() for node in parse(text).nodes if node.op}
+    problems = [f"{name}: no case in test_registry.CASES (gradcheck)" for name in registry.OPS
+                if name not in CASES]
+    problems += [f"{name}: not used by test_export.PROGRAMS (torch oracle)"
+                 for name in registry.OPS if name not in in_programs]
+    problems += [f"{name}: no PyTorch spelling" for name, info in registry.OPS.items()
+                 if info.torch is None]
+    assert not problems, "; ".join(problems)
+
+
+def test_every_exposed_op_is_a_function_and_a_method_with_its_class_docstring():
+    for name, fn in ag.ops.PUBLIC.items():
+        assert getattr(ag, name) is fn
+        cls = getattr(fn, "function_class", None)
+        if cls is not None:
+            assert fn.__doc__ == cls.__doc__
+            assert list(inspect.signature(fn).parameters)[0] in ("a", "x")
+    for name in ag.ops.METHODS:
+        assert getattr(ag.Tensor, name) is ag.ops.PUBLIC[name]
+
+
+def test_a_made_function_accepts_pytorch_keywords_and_rejects_unknown_ones():
+    x = ag.tensor(np.arange(6.0).reshape(2, 3))
+    np.testing.assert_array_equal(ag.sum(x, dim=1, keepdim=True).data, [[3.0], [12.0]])
+    np.testing.assert_array_equal(x.mean(1).data, [1.0, 4.0])
+    for call, message in [
+        (lambda: ag.sum(x, axs=1), "unexpected keyword argument 'axs'"),
+        (lambda: ag.sum(x, 1, axis=1), "got 'axis' twice"),
+        (lambda: ag.add(x), "missing its operand"),
+        (lambda: ag.exp(x, 1, 2), "takes 1 positional"),
+    ]:
+        with pytest.raises(TypeError, match=re.escape(message)):
+            call()
