@@ -324,6 +324,7 @@ _ENTRIES = (
     ),
     _unary("exp", "Elementwise e to the power x.", r"\frac{dy}{dx} = e^{x}"),
     _unary("log", "Elementwise natural logarithm.", r"\frac{dy}{dx} = \frac{1}{x}"),
+    _unary("square", "Elementwise x * x.", r"\frac{dy}{dx} = 2x"),
     _unary("sqrt", "Elementwise square root.", r"\frac{dy}{dx} = \frac{1}{2\sqrt{x}}"),
     _unary("abs", "Elementwise absolute value.", r"\frac{dy}{dx} = \operatorname{sign}(x)"),
     _unary("sign", "Elementwise sign: -1, 0 or 1.", r"\frac{dy}{dx} = 0"),

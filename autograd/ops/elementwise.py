@@ -51,6 +51,22 @@ class Sqrt(Function):
         return grad / (2 * out)
 
 
+@exposed("square")
+class Square(Function):
+    """a * a, elementwise; its derivative is 2a."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return a * a
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad * 2 * a
+
+
 @exposed("abs")
 class Abs(Function):
     """|a|, with derivative sign(a): 0 at 0."""

@@ -66,6 +66,7 @@ UNARY = [
     ("exp", np.exp, uniform),
     ("log", np.log, positive),
     ("sqrt", np.sqrt, positive),
+    ("square", np.square, uniform),
     ("abs", np.abs, away_from_zero),
     ("sin", np.sin, uniform),
     ("cos", np.cos, uniform),

@@ -24,6 +24,7 @@ n = -x
 e = exp(x)
 l = log(x)
 r = sqrt(x)
+sq = square(y)
 ab = abs(y)
 si = sin(x)
 co = cos(x)
@@ -39,7 +40,7 @@ sn = sign(y) * x
 c = [1.0, 0.0, 2.0]
 wh = where(c, x, y)
 part = a + s + m + d + p + n + e + l + r + ab + si + co + t + sg + re + lr + mx + mn + cl
-total = sum(part + lo + sn + wh)
+total = sum(part + lo + sn + wh + sq)
 """
 
 SHAPES = """\

@@ -34,6 +34,7 @@ CASES = {
     "exp": ((X,), {}, np.exp, (0,)),
     "log": ((P,), {}, np.log, (0,)),
     "sqrt": ((P,), {}, np.sqrt, (0,)),
+    "square": ((X,), {}, np.square, (0,)),
     "abs": ((X,), {}, np.abs, (0,)),
     "sign": ((X,), {}, np.sign, (0,)),
     "sin": ((X,), {}, np.sin, (0,)),
