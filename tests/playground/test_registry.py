@@ -10,6 +10,7 @@ import autograd as ag
 from playground.errors import SpecError
 from playground.expr import parse
 from playground.registry import OPERATORS, OPS, canonical_attrs, get
+from tests.autograd.helpers import check_second_order
 
 X = np.array([[0.5, -1.2, 2.0], [0.3, 0.8, -0.4]])
 Y = np.array([[1.5, 0.7, -0.9], [-2.0, 0.6, 1.1]])
@@ -197,3 +198,37 @@ def test_get_suggests_close_names():
         get("softmx")
     with pytest.raises(SpecError, match="the ops are: add, sub"):
         get("qqqqqq")
+
+
+PIECEWISE_LINEAR = {
+    "add", "sub", "neg", "sign", "reshape", "transpose", "flatten", "squeeze", "unsqueeze",
+    "broadcast_to", "index", "stack", "concatenate", "sum", "mean", "max", "min", "maximum",
+    "minimum", "clip", "where",
+}
+"""Ops whose first derivative does not depend on their inputs: their gradient is not connected to
+the inputs, so a second derivative is an error, as in PyTorch."""
+
+
+def _over_differentiable(name):
+    """The op as a function of its differentiable operands only, the others held fixed."""
+    arrays, attrs, _, differentiable = CASES[name]
+
+    def f(*variables):
+        given = iter(variables)
+        operands = [next(given) if i in differentiable else ag.tensor(a)
+                    for i, a in enumerate(arrays)]
+        return OPS[name].apply(*operands, **attrs)
+
+    return f, [arrays[i] for i in differentiable]
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_second_derivatives_of_every_op_match_finite_differences(name):
+    f, arrays = _over_differentiable(name)
+    if name in PIECEWISE_LINEAR:
+        leaves = [ag.tensor(a, requires_grad=True) for a in arrays]
+        out = f(*leaves)
+        grads = ag.grad(out, leaves, grad_outputs=ag.ones_like(out), create_graph=True)
+        assert not any(g.requires_grad for g in grads)
+    else:
+        check_second_order(f, *arrays, rng=np.random.default_rng(0))
