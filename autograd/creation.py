@@ -8,6 +8,7 @@ import contextvars
 
 import numpy as np
 
+from .ops.shape import shape_arg
 from .tensor import Tensor
 
 _generator = contextvars.ContextVar("autograd_generator", default=None)
@@ -31,28 +32,21 @@ def _rng():
     return rng
 
 
-def _shape(shape):
-    """Accept a shape as zeros(2, 3) or zeros((2, 3))."""
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        return tuple(shape[0])
-    return tuple(shape)
-
-
 def _new(array, requires_grad):
     t = Tensor._make(array, False, None)
     return t.requires_grad_() if requires_grad else t
 
 
 def zeros(*shape, requires_grad=False, dtype=np.float64):
-    return _new(np.zeros(_shape(shape), dtype=dtype), requires_grad)
+    return _new(np.zeros(shape_arg(shape), dtype=dtype), requires_grad)
 
 
 def ones(*shape, requires_grad=False, dtype=np.float64):
-    return _new(np.ones(_shape(shape), dtype=dtype), requires_grad)
+    return _new(np.ones(shape_arg(shape), dtype=dtype), requires_grad)
 
 
 def full(shape, fill_value, requires_grad=False, dtype=np.float64):
-    return _new(np.full(_shape((shape,)), fill_value, dtype=dtype), requires_grad)
+    return _new(np.full(shape_arg((shape,)), fill_value, dtype=dtype), requires_grad)
 
 
 def zeros_like(t, requires_grad=False, dtype=None):
@@ -73,12 +67,12 @@ def eye(n, m=None, requires_grad=False, dtype=np.float64):
 
 def rand(*shape, requires_grad=False, dtype=np.float64):
     """Uniform samples in [0, 1)."""
-    return _new(_rng().random(_shape(shape)).astype(dtype, copy=False), requires_grad)
+    return _new(_rng().random(shape_arg(shape)).astype(dtype, copy=False), requires_grad)
 
 
 def randn(*shape, requires_grad=False, dtype=np.float64):
     """Standard normal samples."""
-    return _new(_rng().standard_normal(_shape(shape)).astype(dtype, copy=False), requires_grad)
+    return _new(_rng().standard_normal(shape_arg(shape)).astype(dtype, copy=False), requires_grad)
 
 
 def _data(t):
