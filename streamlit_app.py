@@ -1,11 +1,11 @@
 """Autograd Playground: build a computation graph and watch every value and gradient.
 
-Run with `streamlit run streamlit_app.py`. This entry script only routes: pages/_frame.py sets
+Run with `streamlit run streamlit_app.py`. This entry script only routes: pages/ui/frame.py sets
 the page config, the navigation over the four pages in pages/ (Build, Graph, Gradients,
 Gradient check), the graph state (from the session or the URL) and the shared sidebar, then
 runs the chosen page.
 """
 
-from pages import _frame
+from pages.ui import frame
 
-_frame.run_app()
+frame.run_app()

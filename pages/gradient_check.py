@@ -2,31 +2,30 @@
 
 import streamlit as st
 
-from pages import _cache, _charts, _frame, _views
-from pages import _state as state
+from autograd.format import index_text, number
+from pages.ui import cached, charts, frame, keys, notes
+from pages.ui import session as state
 from playground import SpecError
+from playground.checks import EPSILONS
 
-_frame.ensure()
+frame.route_through_entry_script()
 
-EPS = "pg_eps"
-EPS_WIDGET = "w_eps"
-EPSILONS = tuple(10.0**-k for k in range(1, 11))
 PASS_FILL = "background-color: rgba(46, 160, 67, 0.28)"
 FAIL_FILL = "background-color: rgba(248, 81, 73, 0.38)"
 
 
 def _copy_eps() -> None:
-    st.session_state[EPS] = st.session_state[EPS_WIDGET]
+    st.session_state[keys.EPS] = st.session_state[keys.EPS_WIDGET]
 
 
 def _row_colours(row) -> list[str]:
     return [PASS_FILL if row["passed"] else FAIL_FILL] * len(row)
 
 
-_views.require_nodes()
+notes.stop_if_empty()
 spec_json = state.spec_json()
-result = _cache.evaluate(spec_json)
-st.session_state.setdefault(EPS, 1e-6)
+result = cached.evaluate(spec_json)
+st.session_state.setdefault(keys.EPS, 1e-6)
 
 st.title("Gradient check")
 st.markdown(
@@ -34,20 +33,20 @@ st.markdown(
     "$\\frac{f(x+\\varepsilon) - f(x-\\varepsilon)}{2\\varepsilon}$ should match the "
     "gradient backward computed. No backward pass is used for the estimate."
 )
-_views.result_notes(result)
+notes.result_notes(result)
 table_col, sweep_col = st.columns([1, 1], gap="large")
 
 with table_col:
-    st.session_state[EPS_WIDGET] = st.session_state[EPS]
+    st.session_state[keys.EPS_WIDGET] = st.session_state[keys.EPS]
     eps = st.select_slider(
         "Step ε of the central difference",
         EPSILONS,
-        format_func=lambda e: f"{e:.0e}",
-        key=EPS_WIDGET,
+        format_func=lambda e: f"{e:.0e}",  # a power of ten, named as one: 1e-06
+        key=keys.EPS_WIDGET,
         on_change=_copy_eps,
     )
     try:
-        check = _cache.gradient_check(spec_json, eps)
+        check = cached.gradient_check(spec_json, eps)
     except SpecError as err:
         st.info(str(err), icon=":material/info:")
         st.stop()
@@ -61,10 +60,10 @@ with table_col:
         st.success(f"All {len(check)} elements match the finite-difference estimate.",
                    icon=":material/check_circle:")
     worst_abs, worst_rel, count = st.columns(3)
-    worst_abs.metric("largest abs. error", f"{check['abs_error'].max():.1e}")
-    worst_rel.metric("largest rel. error", f"{check['rel_error'].max():.1e}")
+    worst_abs.metric("largest abs. error", number(check["abs_error"].max()))
+    worst_rel.metric("largest rel. error", number(check["rel_error"].max()))
     count.metric("elements", len(check))
-    shown = check.assign(index=check["index"].map(_views.index_text))
+    shown = check.assign(index=check["index"].map(index_text))
     st.dataframe(
         shown.style.apply(_row_colours, axis=1).format(
             {"analytic": "{:.8g}", "numeric": "{:.8g}", "abs_error": "{:.2e}",
@@ -76,12 +75,12 @@ with table_col:
 
 with sweep_col:
     st.subheader("Error across ε", divider="gray")
-    sweep = _cache.epsilon_sweep(spec_json)
+    sweep = cached.epsilon_sweep(spec_json)
     if not (sweep[["max_abs_error", "max_rel_error"]] > 0).any(axis=None):
         st.info("Every error is zero or NaN, so there is no curve to draw on a log scale.",
                 icon=":material/info:")
     else:
-        st.altair_chart(_charts.epsilon_sweep(sweep, eps))
+        st.altair_chart(charts.epsilon_sweep(sweep, eps))
         sampled = sweep.attrs["elements"]
         note = f" ({sampled} evenly spaced elements)" if sampled < len(check) else ""
         st.caption(f"The worst error over the inputs{note} at each ε. Large ε: the difference "

@@ -2,23 +2,20 @@
 
 import streamlit as st
 
-from pages import _cache, _charts, _frame, _views
-from pages import _state as state
+from autograd.format import number, shape_text
+from pages.ui import cached, charts, frame, keys, notes
+from pages.ui import session as state
 from playground import registry, tables
-from playground.render import format_shape
 
-_frame.ensure()
+frame.route_through_entry_script()
 
-DETAIL = "pg_detail_node"
-DETAIL_WIDGET = "w_detail_node"
-TABLE_WIDGET = "w_node_table"
 ELEMENT_ROWS = 10_000  # rows of the element table sent to the browser
 
-_views.require_nodes()
+notes.stop_if_empty()
 spec_json = state.spec_json()
 spec = state.spec()
-result = _cache.evaluate(spec_json)
-table = _cache.node_table(spec_json)
+result = cached.evaluate(spec_json)
+table = cached.node_table(spec_json)
 
 
 def _default_detail() -> str:
@@ -27,25 +24,25 @@ def _default_detail() -> str:
 
 
 def _pick_row() -> None:
-    rows = st.session_state[TABLE_WIDGET].selection.rows
+    rows = st.session_state[keys.NODE_TABLE].selection.rows
     if rows:
-        st.session_state[DETAIL] = spec.names[rows[0]]
+        st.session_state[keys.DETAIL_NODE] = spec.names[rows[0]]
 
 
 def _pick_name() -> None:
-    st.session_state[DETAIL] = st.session_state[DETAIL_WIDGET]
+    st.session_state[keys.DETAIL_NODE] = st.session_state[keys.DETAIL_WIDGET]
 
 
-if st.session_state.get(DETAIL) not in spec:
-    st.session_state[DETAIL] = _default_detail()
+if st.session_state.get(keys.DETAIL_NODE) not in spec:
+    st.session_state[keys.DETAIL_NODE] = _default_detail()
 
 st.title("Gradients")
-_views.result_notes(result)
+notes.result_notes(result)
 
 st.dataframe(
     table,
     hide_index=True,
-    key=TABLE_WIDGET,
+    key=keys.NODE_TABLE,
     on_select=_pick_row,
     selection_mode="single-row",
     column_config={
@@ -62,10 +59,10 @@ detail_col, formula_col = st.columns([3, 2], gap="large")
 
 with detail_col:
     st.subheader("Node detail", divider="gray")
-    st.session_state[DETAIL_WIDGET] = st.session_state[DETAIL]
-    name = st.selectbox("Node", spec.names, key=DETAIL_WIDGET, on_change=_pick_name)
+    st.session_state[keys.DETAIL_WIDGET] = st.session_state[keys.DETAIL_NODE]
+    name = st.selectbox("Node", spec.names, key=keys.DETAIL_WIDGET, on_change=_pick_name)
     node = result.node(name)
-    shape = format_shape(node.shape)
+    shape = shape_text(node.shape)
     if node.op is None:
         st.markdown(f"**{name}**: {'input' if node.kind == 'input' else 'constant'}, {shape}")
     else:
@@ -77,25 +74,25 @@ with detail_col:
         st.warning(node.flag, icon=":material/warning:")
     if node.value.ndim == 0:
         value_col, grad_col = st.columns(2)
-        value_col.metric("value", f"{node.value.item():.6g}")
-        grad_col.metric("gradient", "none" if node.grad is None else f"{node.grad.item():.6g}")
-    elif node.value.size > _charts.HEATMAP_MAX_CELLS:
+        value_col.metric("value", number(node.value))
+        grad_col.metric("gradient", "none" if node.grad is None else number(node.grad))
+    elif node.value.size > charts.HEATMAP_MAX_CELLS:
         st.info(f"{node.value.size:,} elements are too many to draw one by one; the table below "
                 "lists them.", icon=":material/info:")
     else:
         value_col, grad_col = st.columns(2)
         values = tables.matrix_frame(node.value)
-        value_col.altair_chart(_charts.heatmap(values, "value"), width="content")
+        value_col.altair_chart(charts.heatmap(values, "value"), width="content")
         if node.grad is None:
             grad_col.info("No gradient: a constant, or made of constants only.")
         else:
             grads = tables.matrix_frame(node.grad)
-            grad_col.altair_chart(_charts.heatmap(grads, "gradient"), width="content")
+            grad_col.altair_chart(charts.heatmap(grads, "gradient"), width="content")
         if "note" in values.attrs:
             st.caption(values.attrs["note"])
     if node.value.ndim:
         with st.expander("Every element"):
-            elements = _cache.element_table(spec_json, name)
+            elements = cached.element_table(spec_json, name)
             if len(elements) > ELEMENT_ROWS:
                 st.caption(f"The first {ELEMENT_ROWS:,} of {len(elements):,} elements.")
             st.dataframe(elements.head(ELEMENT_ROWS), hide_index=True)

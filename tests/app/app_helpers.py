@@ -1,6 +1,15 @@
 """AppTest helpers: run the real entry script headless and read what the pages drew.
 
 Imported by the tests in this folder (pytest puts the folder on sys.path).
+
+One run is enough before driving widgets. AppTest turns Streamlit's legacy multipage mode back on
+before every run (streamlit/testing/v1/app_test.py resets `PagesManager.uses_pages_directory`,
+which runtime/pages_manager.py sets again because a `pages/` folder sits beside the entry script),
+so each run of a page other than the default one starts by executing that page file alone, as a
+freshly started server does on its first request. The page's first line,
+`frame.route_through_entry_script()`, turns the legacy mode off and reruns through the entry
+script, so every test sees the page as `st.navigation` runs it, with the same widget identities
+on every run (test_every_page_runs_through_the_entry_script checks it).
 """
 
 from __future__ import annotations
@@ -9,11 +18,13 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from pages.ui import keys
 from playground import GraphSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = ROOT / "streamlit_app.py"
 PAGES = ("pages/build.py", "pages/graph.py", "pages/gradients.py", "pages/gradient_check.py")
+BUILD, GRAPH, GRADIENTS, GRADIENT_CHECK = PAGES  # as AppTest.switch_page takes them
 TIMEOUT_S = 60
 
 
@@ -27,14 +38,8 @@ def new_app(query: dict[str, str] | None = None, page: str | None = None) -> App
 
 
 def start(query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
-    """A new session that has run twice, so its widgets can be driven.
-
-    With a folder named `pages/`, AppTest enters every run through Streamlit's legacy multipage
-    wrapper, and the first run of a session files the page's widgets under another script hash
-    than later runs; values set between the first and second run would be dropped. A real
-    server takes that path only on the first run of its process.
-    """
-    return run(run(new_app(query, page)))
+    """A new session that has run once, so its widgets can be driven."""
+    return run(new_app(query, page))
 
 
 def run(at: AppTest) -> AppTest:
@@ -50,7 +55,7 @@ def open_page(at: AppTest, page: str) -> AppTest:
 
 
 def spec_of(at: AppTest) -> GraphSpec:
-    return at.session_state["pg_history"].current
+    return at.session_state[keys.HISTORY].current
 
 
 def dot_of(at: AppTest) -> str:

@@ -2,23 +2,39 @@
 
 import numpy as np
 import pytest
-from app_helpers import dot_of, errors_of, open_page, run, spec_of, start
+from app_helpers import (
+    BUILD,
+    GRADIENT_CHECK,
+    GRADIENTS,
+    GRAPH,
+    dot_of,
+    errors_of,
+    open_page,
+    run,
+    spec_of,
+    start,
+)
 
-from pages import _widgets
+from pages.ui import keys, node_widgets
 from playground import parse, presets, share
 from playground.evaluate import evaluate
 from playground.registry import ATTR_TYPES, OPS
 
+VALUE_MODE, VALUE_NUMBER, VALUE_LIST, VALUE_FN, VALUE_SHAPE, VALUE_SEED = (
+    keys.value_part(keys.ADD_VALUE, part)
+    for part in ("mode", "number", "list", "fn", "shape", "seed")
+)
+
 
 def _add(at, kind):
-    at.segmented_control(key="add_kind").set_value(kind)
+    at.segmented_control(key=keys.ADD_KIND).set_value(kind)
     run(at)
     return at
 
 
 def _submit_add(at, name):
-    at.text_input(key="add_name").input(name)
-    at.button(key="add_go").click()
+    at.text_input(key=keys.ADD_NAME).input(name)
+    at.button(key=keys.ADD_GO).click()
     return run(at)
 
 
@@ -40,7 +56,7 @@ def test_default_graph_gradients_are_the_tutorials_numbers(app):
 
 def test_adding_an_input_with_a_number_puts_it_in_the_graph(app):
     _add(app, "input")
-    app.number_input(key="add_value_number").set_value(5.5)
+    app.number_input(key=VALUE_NUMBER).set_value(5.5)
     _submit_add(app, "e")
     node = spec_of(app)["e"]
     assert (node.kind, node.value) == ("input", 5.5)
@@ -49,9 +65,9 @@ def test_adding_an_input_with_a_number_puts_it_in_the_graph(app):
 
 def test_adding_an_input_with_a_nested_list_keeps_its_shape(app):
     _add(app, "input")
-    app.segmented_control(key="add_value_mode").set_value("list")
+    app.segmented_control(key=VALUE_MODE).set_value("list")
     run(app)
-    app.text_input(key="add_value_list").input("[[1, 2], [3, 4]]")
+    app.text_input(key=VALUE_LIST).input("[[1, 2], [3, 4]]")
     _submit_add(app, "W")
     node = spec_of(app)["W"]
     assert node.value == [[1.0, 2.0], [3.0, 4.0]]
@@ -61,27 +77,27 @@ def test_adding_an_input_with_a_nested_list_keeps_its_shape(app):
 def test_a_list_that_is_not_a_value_is_refused_with_its_column_and_the_typing_stays(app):
     before = spec_of(app)
     _add(app, "input")
-    app.segmented_control(key="add_value_mode").set_value("list")
+    app.segmented_control(key=VALUE_MODE).set_value("list")
     run(app)
-    app.text_input(key="add_value_list").input("[[1, 2], [3, x]]")
+    app.text_input(key=VALUE_LIST).input("[[1, 2], [3, x]]")
     _submit_add(app, "W")
     assert spec_of(app) == before
     assert any(e.startswith("line 1, column 14: `x` — this is not a number")
                for e in errors_of(app)), errors_of(app)
-    assert app.text_input(key="add_value_list").value == "[[1, 2], [3, x]]"
-    assert app.text_input(key="add_name").value == "W"
+    assert app.text_input(key=VALUE_LIST).value == "[[1, 2], [3, x]]"
+    assert app.text_input(key=keys.ADD_NAME).value == "W"
 
 
 def test_adding_a_seeded_generator_input_builds_the_chosen_shape(app):
     _add(app, "input")
-    app.segmented_control(key="add_value_mode").set_value("generator")
+    app.segmented_control(key=VALUE_MODE).set_value("generator")
     run(app)
-    app.selectbox(key="add_value_fn").set_value("randn")
-    app.number_input(key="add_value_shape_n").set_value(2)
+    app.selectbox(key=VALUE_FN).set_value("randn")
+    app.number_input(key=keys.count(VALUE_SHAPE)).set_value(2)
     run(app)
-    app.number_input(key="add_value_shape_0").set_value(3)
-    app.number_input(key="add_value_shape_1").set_value(2)
-    app.number_input(key="add_value_seed").set_value(7)
+    app.number_input(key=keys.entry(VALUE_SHAPE, 0)).set_value(3)
+    app.number_input(key=keys.entry(VALUE_SHAPE, 1)).set_value(2)
+    app.number_input(key=VALUE_SEED).set_value(7)
     _submit_add(app, "R")
     assert spec_of(app)["R"].value == {"fn": "randn", "shape": [3, 2], "seed": 7}
     assert evaluate(spec_of(app)).value("R").shape == (3, 2)
@@ -89,17 +105,17 @@ def test_adding_a_seeded_generator_input_builds_the_chosen_shape(app):
 
 def test_adding_a_constant_gives_a_node_without_gradient(app):
     _add(app, "const")
-    app.number_input(key="add_value_number").set_value(10.0)
+    app.number_input(key=VALUE_NUMBER).set_value(10.0)
     _submit_add(app, "k")
     assert spec_of(app)["k"].kind == "const"
     assert evaluate(spec_of(app)).grad("k") is None
 
 
 def test_adding_a_binary_operation_uses_the_chosen_operands(app):
-    app.selectbox(key="add_op").set_value("mul")
+    app.selectbox(key=keys.ADD_OP).set_value("mul")
     run(app)
-    app.selectbox(key="add_operand_2_0").set_value("d")
-    app.selectbox(key="add_operand_2_1").set_value("b")
+    app.selectbox(key=keys.add_operand(2, 0)).set_value("d")
+    app.selectbox(key=keys.add_operand(2, 1)).set_value("b")
     _submit_add(app, "L")
     spec = spec_of(app)
     assert (spec["L"].op, spec["L"].operands) == ("mul", ("d", "b"))
@@ -110,14 +126,14 @@ def test_adding_a_binary_operation_uses_the_chosen_operands(app):
 
 
 def test_adding_a_reduction_passes_its_axis_attribute(app):
-    app.text_area(key="expr_text").input("W = [[1.0, 2.0], [3.0, 4.0]]\n")
-    app.button(key="expr_apply").click()
+    app.text_area(key=keys.EXPR_TEXT).input("W = [[1.0, 2.0], [3.0, 4.0]]\n")
+    app.button(key=keys.EXPR_APPLY).click()
     run(app)
-    app.selectbox(key="add_op").set_value("sum")
+    app.selectbox(key=keys.ADD_OP).set_value("sum")
     run(app)
-    app.selectbox(key="add_operand_1_0").set_value("W")
-    app.multiselect(key="add_attr_sum_axis").set_value([0])
-    app.checkbox(key="add_attr_sum_keepdims").check()
+    app.selectbox(key=keys.add_operand(1, 0)).set_value("W")
+    app.multiselect(key=keys.attr(keys.ADD_ATTR, "sum", "axis")).set_value([0])
+    app.checkbox(key=keys.attr(keys.ADD_ATTR, "sum", "keepdims")).check()
     _submit_add(app, "s")
     node = spec_of(app)["s"]
     assert node.attrs == {"axis": 0, "keepdims": True}
@@ -126,17 +142,17 @@ def test_adding_a_reduction_passes_its_axis_attribute(app):
 
 def test_adding_an_op_with_a_bad_shape_shows_the_error_and_keeps_the_graph(app):
     before = spec_of(app)
-    app.selectbox(key="add_op").set_value("reshape")
+    app.selectbox(key=keys.ADD_OP).set_value("reshape")
     run(app)
-    app.number_input(key="add_attr_reshape_shape_0").set_value(3)
+    app.number_input(key=keys.entry(keys.attr(keys.ADD_ATTR, "reshape", "shape"), 0)).set_value(3)
     _submit_add(app, "r")
     assert spec_of(app) == before
     assert any("reshape" in e for e in errors_of(app)), errors_of(app)
 
 
 def test_a_valid_expression_replaces_the_graph(app):
-    app.text_area(key="expr_text").input("x = 3.0\ny = x * x\n")
-    app.button(key="expr_apply").click()
+    app.text_area(key=keys.EXPR_TEXT).input("x = 3.0\ny = x * x\n")
+    app.button(key=keys.EXPR_APPLY).click()
     run(app)
     result = evaluate(spec_of(app))
     assert spec_of(app).names == ("x", "y")
@@ -146,12 +162,12 @@ def test_a_valid_expression_replaces_the_graph(app):
 
 def test_an_invalid_expression_shows_line_and_column_and_keeps_the_last_graph(app):
     before = spec_of(app)
-    app.text_area(key="expr_text").input("x = 3.0\ny = x *\n")
-    app.button(key="expr_apply").click()
+    app.text_area(key=keys.EXPR_TEXT).input("x = 3.0\ny = x *\n")
+    app.button(key=keys.EXPR_APPLY).click()
     run(app)
     assert spec_of(app) == before
     assert any(e.startswith("line 2") for e in errors_of(app)), errors_of(app)
-    assert app.text_area(key="expr_text").value == "x = 3.0\ny = x *\n"  # the typing stays
+    assert app.text_area(key=keys.EXPR_TEXT).value == "x = 3.0\ny = x *\n"  # the typing stays
     assert '"a"' in dot_of(app)
 
 
@@ -159,19 +175,19 @@ def test_undo_and_redo_step_through_edits(app):
     _add(app, "input")
     _submit_add(app, "e")
     assert "e" in spec_of(app)
-    app.button(key="w_undo").click()
+    app.button(key=keys.UNDO).click()
     run(app)
     assert "e" not in spec_of(app)
-    app.button(key="w_redo").click()
+    app.button(key=keys.REDO).click()
     run(app)
     assert "e" in spec_of(app)
 
 
 def test_renaming_a_node_renames_its_uses(app):
-    app.selectbox(key="edit_target").set_value("c")
+    app.selectbox(key=keys.EDIT_NODE).set_value("c")
     run(app)
-    app.text_input(key="edit_new_name").input("product")
-    app.button(key="edit_rename").click()
+    app.text_input(key=keys.EDIT_NEW_NAME).input("product")
+    app.button(key=keys.EDIT_RENAME).click()
     run(app)
     spec = spec_of(app)
     assert "c" not in spec
@@ -179,28 +195,28 @@ def test_renaming_a_node_renames_its_uses(app):
 
 
 def test_changing_a_value_changes_the_gradients(app):
-    app.selectbox(key="edit_target").set_value("b")
+    app.selectbox(key=keys.EDIT_NODE).set_value("b")
     run(app)
-    app.number_input(key="edit_value_b_number").set_value(5.0)
-    app.button(key="edit_set_value").click()
+    app.number_input(key=keys.value_part(keys.edit_value("b"), "number")).set_value(5.0)
+    app.button(key=keys.EDIT_SET_VALUE).click()
     run(app)
     assert evaluate(spec_of(app)).grad("a") == pytest.approx(6.0)  # b + 1
 
 
 def test_deleting_a_used_node_names_its_dependents_and_needs_consent(app):
-    app.selectbox(key="edit_target").set_value("a")
+    app.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(app)
     assert any("`c`, `d`" in w.value for w in app.warning)
-    assert app.button(key="edit_delete").disabled
-    app.checkbox(key="edit_cascade").check()
+    assert app.button(key=keys.EDIT_DELETE).disabled
+    app.checkbox(key=keys.EDIT_CASCADE).check()
     run(app)
-    app.button(key="edit_delete").click()
+    app.button(key=keys.EDIT_DELETE).click()
     run(app)
     assert spec_of(app).names == ("b",)
 
 
 def test_choosing_another_output_changes_the_gradients(app):
-    app.selectbox(key="w_output").set_value("c")
+    app.selectbox(key=keys.OUTPUT).set_value("c")
     run(app)
     assert spec_of(app).output == "c"
     assert evaluate(spec_of(app)).grad("a") == pytest.approx(3.0)  # dc/da = b
@@ -209,27 +225,27 @@ def test_choosing_another_output_changes_the_gradients(app):
 
 def test_loading_a_preset_from_the_sidebar_replaces_the_graph(app):
     other = next(p for p in presets.PRESETS if p.key != presets.DEFAULT_KEY)
-    app.selectbox(key="w_preset").set_value(other.key)
+    app.selectbox(key=keys.PRESET).set_value(other.key)
     run(app)
     assert spec_of(app) == other.spec
-    assert app.selectbox(key="w_preset").value is None  # the picker is a menu, not a state
+    assert app.selectbox(key=keys.PRESET).value is None  # the picker is a menu, not a state
 
 
 def test_an_emptied_graph_leaves_every_page_usable(app):
     for name in ("a", "b"):
-        app.selectbox(key="edit_target").set_value(name)
+        app.selectbox(key=keys.EDIT_NODE).set_value(name)
         run(app)
         if name == "a":
-            app.checkbox(key="edit_cascade").check()
+            app.checkbox(key=keys.EDIT_CASCADE).check()
             run(app)
-        app.button(key="edit_delete").click()
+        app.button(key=keys.EDIT_DELETE).click()
         run(app)
     assert len(spec_of(app)) == 0
     assert any("empty" in i.value for i in app.info)
-    for page in ("pages/graph.py", "pages/gradients.py", "pages/gradient_check.py"):
+    for page in (GRAPH, GRADIENTS, GRADIENT_CHECK):
         open_page(app, page)
         assert any("empty" in i.value for i in app.info)
-    open_page(app, "pages/build.py")
+    open_page(app, BUILD)
     _add(app, "input")
     _submit_add(app, "x")
     assert spec_of(app).names == ("x",)
@@ -237,19 +253,20 @@ def test_an_emptied_graph_leaves_every_page_usable(app):
 
 def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list():
     at = start(query={"graph": share.encode(presets.get("vectors").spec)})
-    at.selectbox(key="edit_target").set_value("a")
+    at.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(at)
-    box = at.text_input(key="edit_value_a_list")
+    a_list = keys.value_part(keys.edit_value("a"), "list")
+    box = at.text_input(key=a_list)
     assert box.value == "[2.0, 3.0]"
     box.input("[1.0, 2.0")
-    at.button(key="edit_set_value").click()
+    at.button(key=keys.EDIT_SET_VALUE).click()
     run(at)
     assert spec_of(at)["a"].value == [2.0, 3.0]
     assert any("column 1: this is not valid syntax ('[' was never closed)" in e
                for e in errors_of(at)), errors_of(at)
-    assert at.text_input(key="edit_value_a_list").value == "[1.0, 2.0"  # the typing stays
-    at.text_input(key="edit_value_a_list").input("[1.0, 1.0]")
-    at.button(key="edit_set_value").click()
+    assert at.text_input(key=a_list).value == "[1.0, 2.0"  # the typing stays
+    at.text_input(key=a_list).input("[1.0, 1.0]")
+    at.button(key=keys.EDIT_SET_VALUE).click()
     run(at)
     assert spec_of(at)["a"].value == [1.0, 1.0]
     assert not errors_of(at)
@@ -257,19 +274,21 @@ def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list(
 
 
 TWO_MATRICES = "t = const([0.0, 1.0])\nA = [[0.2, 0.7], [0.4, 0.9]]\nB = [[0.1, 0.5], [0.3, 0.6]]\n"
-NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node, and the fix
-    "cross_entropy": ("selectbox", "add_operand_2_1", "t"),  # class indices, not a matrix
+NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: operand choices
+    "cross_entropy": {keys.add_operand(2, 1): "t"},  # class indices, not a matrix
+    "linear": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "B",
+               keys.add_operand(3, 2): "t"},  # x, W, and a bias b of W's rows
 }
 
 
 @pytest.mark.parametrize("op", list(OPS))
 def test_every_registry_op_can_be_added_through_the_form(op):
     at = start(query={"graph": share.encode(parse(TWO_MATRICES))})
-    at.selectbox(key="add_op").set_value(op)
+    at.selectbox(key=keys.ADD_OP).set_value(op)
     run(at)
     if op in NOT_DEFAULTS:
-        widget, key, value = NOT_DEFAULTS[op]
-        getattr(at, widget)(key=key).set_value(value)
+        for key, operand in NOT_DEFAULTS[op].items():
+            at.selectbox(key=key).set_value(operand)
         run(at)
     _submit_add(at, "new")
     assert not errors_of(at), errors_of(at)
@@ -280,15 +299,15 @@ def test_every_registry_op_can_be_added_through_the_form(op):
 
 
 def test_every_attribute_type_of_the_registry_has_a_widget():
-    assert set(_widgets._ATTR_WIDGETS) == set(ATTR_TYPES)
+    assert set(node_widgets.ATTR_WIDGETS) == set(ATTR_TYPES)
 
 
 def test_the_clip_form_starts_from_the_unit_interval_and_adds_a_valid_node():
     at = start(query={"graph": share.encode(parse("x = [-1.0, 0.5, 2.0]\n"))})
-    at.selectbox(key="add_op").set_value("clip")
+    at.selectbox(key=keys.ADD_OP).set_value("clip")
     run(at)
-    assert at.checkbox(key="add_attr_clip_min_on").value
-    assert at.checkbox(key="add_attr_clip_max_on").value
+    assert at.checkbox(key=keys.attr_on(keys.attr(keys.ADD_ATTR, "clip", "min"))).value
+    assert at.checkbox(key=keys.attr_on(keys.attr(keys.ADD_ATTR, "clip", "max"))).value
     _submit_add(at, "y")
     assert not errors_of(at), errors_of(at)
     assert spec_of(at)["y"].attrs == {"min": 0.0, "max": 1.0}
@@ -298,10 +317,10 @@ def test_the_clip_form_starts_from_the_unit_interval_and_adds_a_valid_node():
 
 def test_clip_with_both_bounds_unset_is_refused_in_the_form_with_the_reason():
     at = start(query={"graph": share.encode(parse("x = [-1.0, 0.5, 2.0]\n"))})
-    at.selectbox(key="add_op").set_value("clip")
+    at.selectbox(key=keys.ADD_OP).set_value("clip")
     run(at)
-    at.checkbox(key="add_attr_clip_min_on").uncheck()
-    at.checkbox(key="add_attr_clip_max_on").uncheck()
+    at.checkbox(key=keys.attr_on(keys.attr(keys.ADD_ATTR, "clip", "min"))).uncheck()
+    at.checkbox(key=keys.attr_on(keys.attr(keys.ADD_ATTR, "clip", "max"))).uncheck()
     run(at)
     _submit_add(at, "y")
     assert "y" not in spec_of(at)

@@ -3,8 +3,20 @@
 import shutil
 
 import pytest
-from app_helpers import PAGES, dot_of, new_app, open_page, run, spec_of, start
+from app_helpers import (
+    GRADIENT_CHECK,
+    GRADIENTS,
+    GRAPH,
+    PAGES,
+    dot_of,
+    new_app,
+    open_page,
+    run,
+    spec_of,
+    start,
+)
 
+from pages.ui import frame, keys
 from playground import parse, presets, share
 from playground.evaluate import evaluate
 
@@ -19,8 +31,30 @@ def test_every_page_draws_the_default_graph_without_errors(page):
     assert at.title[0].value in ("Build", "Graph", "Gradients", "Gradient check")
 
 
+@pytest.mark.parametrize(("page", "title"), list(zip(PAGES, [t for _, t, _ in frame.PAGES])))
+def test_every_page_runs_through_the_entry_script(monkeypatch, page, title):
+    """Every run, also a session's first on a page other than the default one (which Streamlit's
+    legacy mode starts with the page file alone), draws the page from `streamlit_app.py`."""
+    entered = []
+    run_app = frame.run_app
+    monkeypatch.setattr(frame, "run_app", lambda: (entered.append(True), run_app()))
+    at = run(new_app(page=page))
+    assert entered and at.title[0].value == title
+    entered.clear()
+    run(at)
+    assert entered and at.title[0].value == title
+    assert len(at.title) == 1  # drawn once, not once alone and once inside the frame
+
+
+def test_the_only_scripts_in_pages_are_the_four_pages():
+    """Streamlit's legacy mode lists every script directly in pages/ as a page (on a fresh
+    server's first request): helpers live in pages/ui/, where it does not look."""
+    scripts = sorted(p.name for p in frame.PAGE_DIR.glob("*.py"))
+    assert scripts == sorted(file for file, _, _ in frame.PAGES)
+
+
 def test_graph_page_draws_values_and_gradients_and_highlights_the_output(app):
-    open_page(app, "pages/graph.py")
+    open_page(app, GRAPH)
     dot = dot_of(app)
     assert "value 8.0000" in dot and "grad 1.0000" in dot  # the output d
     assert '"d" [shape=record' in dot and "#dcfce7" in dot  # the output's fill
@@ -28,7 +62,7 @@ def test_graph_page_draws_values_and_gradients_and_highlights_the_output(app):
 
 
 def test_graph_page_offers_every_download():
-    at = run(new_app(page="pages/graph.py"))
+    at = run(new_app(page=GRAPH))
     labels = {b.label: b for b in at.get("download_button")}
     assert set(labels) == {"DOT", "SVG", "JSON", "Expression", "PyTorch"}
     assert labels["SVG"].proto.disabled == (shutil.which("dot") is None)
@@ -40,24 +74,24 @@ def test_graph_page_offers_every_download():
     ("grad", "grad 4.0000", "value 2.0000"),
 ])
 def test_display_option_picks_the_numbers_on_each_node(app, show, present, absent):
-    open_page(app, "pages/graph.py")
-    app.segmented_control(key="w_show").set_value(show)
+    open_page(app, GRAPH)
+    app.segmented_control(key=keys.SHOW).set_value(show)
     run(app)
     assert present in dot_of(app)
     assert absent not in dot_of(app)
 
 
 def test_layout_and_font_size_reach_the_drawing(app):
-    open_page(app, "pages/graph.py")
-    app.segmented_control(key="w_rankdir").set_value("TB")
-    app.slider(key="w_font").set_value(24)
+    open_page(app, GRAPH)
+    app.segmented_control(key=keys.RANKDIR).set_value("TB")
+    app.slider(key=keys.FONT).set_value(24)
     run(app)
     assert "rankdir=TB" in dot_of(app)
     assert "fontsize=24" in dot_of(app)
 
 
 def test_gradients_page_tables_every_node_with_its_gradient(app):
-    open_page(app, "pages/gradients.py")
+    open_page(app, GRADIENTS)
     table = app.dataframe[0].value
     assert list(table["name"]) == ["a", "b", "c", "d"]
     assert table.set_index("name").loc["a", "gradient"] == "4.0000"
@@ -65,8 +99,8 @@ def test_gradients_page_tables_every_node_with_its_gradient(app):
 
 
 def test_gradients_page_shows_heatmaps_for_a_matrix_node():
-    at = start(query={"graph": share.encode(presets.get("mlp").spec)}, page="pages/gradients.py")
-    at.selectbox(key="w_detail_node").set_value("W1")
+    at = start(query={"graph": share.encode(presets.get("mlp").spec)}, page=GRADIENTS)
+    at.selectbox(key=keys.DETAIL_WIDGET).set_value("W1")
     run(at)
     charts = [e for e in at.main if getattr(e, "type", "") == "vega_lite_chart"]
     assert len(charts) == 2  # value and gradient of the (3, 5) weight matrix
@@ -75,8 +109,8 @@ def test_gradients_page_shows_heatmaps_for_a_matrix_node():
 
 def test_gradients_page_draws_a_3d_tensor_as_stacked_rows_and_says_so():
     cube = parse("T = randn(2, 3, 4, seed=0)\nL = sum(T * T)\n")
-    at = start(query={"graph": share.encode(cube)}, page="pages/gradients.py")
-    at.selectbox(key="w_detail_node").set_value("T")
+    at = start(query={"graph": share.encode(cube)}, page=GRADIENTS)
+    at.selectbox(key=keys.DETAIL_WIDGET).set_value("T")
     run(at)
     charts = [e for e in at.main if getattr(e, "type", "") == "vega_lite_chart"]
     assert len(charts) == 2
@@ -90,7 +124,7 @@ def test_gradients_page_draws_a_3d_tensor_as_stacked_rows_and_says_so():
 @pytest.mark.parametrize("key", PRESET_KEYS)
 def test_gradient_check_passes_on_every_preset_that_stays_finite(key):
     preset = presets.get(key)
-    at = run(new_app(query={"graph": share.encode(preset.spec)}, page="pages/gradient_check.py"))
+    at = run(new_app(query={"graph": share.encode(preset.spec)}, page=GRADIENT_CHECK))
     table = at.dataframe[0].value
     assert len(table) == sum(n.array().size for n in preset.spec.nodes if n.kind == "input")
     if evaluate(preset.spec).flags:  # the naive softmax overflows on purpose: NaN fails
@@ -103,11 +137,11 @@ def test_gradient_check_passes_on_every_preset_that_stays_finite(key):
 
 def test_a_too_large_epsilon_fails_the_check_with_truncation_error():
     neuron = share.encode(presets.get("neuron").spec)
-    at = start(query={"graph": neuron}, page="pages/gradient_check.py")
+    at = start(query={"graph": neuron}, page=GRADIENT_CHECK)
     assert at.dataframe[0].value["passed"].all()
-    at.select_slider(key="w_eps").set_value(1e-1)
+    at.select_slider(key=keys.EPS_WIDGET).set_value(1e-1)
     run(at)
-    assert at.session_state["pg_eps"] == 1e-1
+    assert at.session_state[keys.EPS] == 1e-1
     table = at.dataframe[0].value
     assert table["abs_error"].max() > 1e-3  # tanh's curvature over a step of 0.1
     assert not table["passed"].all()
@@ -116,27 +150,27 @@ def test_a_too_large_epsilon_fails_the_check_with_truncation_error():
 
 def test_auto_layout_draws_small_graphs_left_to_right_and_large_ones_top_to_bottom():
     mlp = share.encode(presets.get("mlp").spec)
-    small = run(new_app(page="pages/graph.py"))
+    small = run(new_app(page=GRAPH))
     assert "rankdir=LR" in dot_of(small)
-    large = run(new_app(query={"graph": mlp}, page="pages/graph.py"))
+    large = run(new_app(query={"graph": mlp}, page=GRAPH))
     assert "rankdir=TB" in dot_of(large)
-    chosen = run(new_app(query={"graph": mlp, "dir": "LR"}, page="pages/graph.py"))
+    chosen = run(new_app(query={"graph": mlp, "dir": "LR"}, page=GRAPH))
     assert "rankdir=LR" in dot_of(chosen)
 
 
 def test_auto_layout_turns_downwards_when_the_font_grows(app):
-    open_page(app, "pages/graph.py")
-    app.slider(key="w_font").set_value(24)
+    open_page(app, GRAPH)
+    app.slider(key=keys.FONT).set_value(24)
     run(app)
     assert "rankdir=TB" in dot_of(app)
-    app.segmented_control(key="w_rankdir").set_value("LR")
+    app.segmented_control(key=keys.RANKDIR).set_value("LR")
     run(app)
     assert "rankdir=LR" in dot_of(app) and "fontsize=24" in dot_of(app)
 
 
 def test_a_huge_tensor_is_tabled_not_drawn_as_a_heatmap():
     big = parse("W = randn(100, 100, seed=0)\nL = sum(W * W)\n")
-    at = start(query={"graph": share.encode(big)}, page="pages/gradients.py")
+    at = start(query={"graph": share.encode(big)}, page=GRADIENTS)
     assert not [e for e in at.main if getattr(e, "type", "") == "vega_lite_chart"]
     assert any("10,000 elements are too many" in i.value for i in at.info)
     assert len(at.dataframe[1].value) == 10_000

@@ -2,19 +2,33 @@
 
 from urllib.parse import parse_qsl, urlsplit
 
-from app_helpers import dot_of, errors_of, new_app, open_page, run, spec_of
+import pytest
+from app_helpers import (
+    BUILD,
+    GRADIENT_CHECK,
+    GRADIENTS,
+    GRAPH,
+    dot_of,
+    errors_of,
+    new_app,
+    open_page,
+    run,
+    spec_of,
+)
 
+from pages.ui import keys
 from playground import edits, parse, presets, share
+from playground.view import Options
 
 OTHER = parse("x = 3.0\nw = -2.0\ny = tanh(x * w)\n")
 
 
 def test_a_graph_survives_switching_through_every_page(app):
-    app.text_area(key="expr_text").input("x = 3.0\nw = -2.0\ny = tanh(x * w)\n")
-    app.button(key="expr_apply").click()
+    app.text_area(key=keys.EXPR_TEXT).input("x = 3.0\nw = -2.0\ny = tanh(x * w)\n")
+    app.button(key=keys.EXPR_APPLY).click()
     run(app)
-    for page in ("pages/graph.py", "pages/gradients.py", "pages/gradient_check.py",
-                 "pages/build.py"):
+    for page in (GRAPH, GRADIENTS, GRADIENT_CHECK,
+                 BUILD):
         open_page(app, page)
         assert spec_of(app) == OTHER
     assert '"y"' in dot_of(app)
@@ -22,7 +36,7 @@ def test_a_graph_survives_switching_through_every_page(app):
 
 def test_the_url_always_holds_the_current_graph(app):
     assert share.decode(app.query_params["graph"]) == spec_of(app)
-    app.selectbox(key="w_output").set_value("c")
+    app.selectbox(key=keys.OUTPUT).set_value("c")
     run(app)
     assert share.decode(app.query_params["graph"]).output == "c"
 
@@ -34,7 +48,7 @@ def test_a_share_link_opens_the_same_graph_in_a_new_session():
 
 
 def test_a_share_link_opens_on_any_page():
-    at = run(new_app(query={"graph": share.encode(OTHER)}, page="pages/graph.py"))
+    at = run(new_app(query={"graph": share.encode(OTHER)}, page=GRAPH))
     assert at.title[0].value == "Graph"
     assert spec_of(at) == OTHER
 
@@ -42,21 +56,21 @@ def test_a_share_link_opens_on_any_page():
 def test_a_share_link_reproduces_output_and_display_options():
     chosen = edits.set_output(OTHER, "x")  # not the last node
     query = {"graph": share.encode(chosen), "show": "grad", "dir": "TB", "font": "22"}
-    at = run(new_app(query=query, page="pages/graph.py"))
+    at = run(new_app(query=query, page=GRAPH))
     assert spec_of(at).output == "x"
     dot = dot_of(at)
     assert "rankdir=TB" in dot and "fontsize=22" in dot and "value " not in dot
-    assert at.segmented_control(key="w_show").value == "grad"
+    assert at.segmented_control(key=keys.SHOW).value == "grad"
 
 
 def test_changing_display_options_writes_them_into_the_url(app):
-    app.segmented_control(key="w_show").set_value("grad")
-    app.toggle(key="w_compact").set_value(True)
+    app.segmented_control(key=keys.SHOW).set_value("grad")
+    app.toggle(key=keys.COMPACT).set_value(True)
     run(app)
     assert app.query_params["show"] == "grad"
     assert app.query_params["compact"] == "1"
     copy = run(new_app(query=dict(app.query_params)))
-    assert copy.session_state["pg_options"] == app.session_state["pg_options"]
+    assert copy.session_state[keys.OPTIONS] == app.session_state[keys.OPTIONS]
 
 
 def test_a_broken_link_says_what_is_wrong_and_falls_back_to_the_default_graph():
@@ -70,15 +84,39 @@ def test_bad_display_options_in_a_link_are_ignored_with_a_warning():
     at = run(new_app(query={"graph": share.encode(OTHER), "font": "900", "dir": "sideways"}))
     assert spec_of(at) == OTHER
     assert any("font='900'" in w.value and "dir='sideways'" in w.value for w in at.warning)
-    assert at.session_state["pg_options"].font_size == 14
+    assert at.session_state[keys.OPTIONS].font_size == 14
 
 
 def test_the_sidebar_copy_link_reopens_the_same_graph_and_view(app):
-    app.selectbox(key="w_output").set_value("c")
-    app.segmented_control(key="w_rankdir").set_value("TB")
+    app.selectbox(key=keys.OUTPUT).set_value("c")
+    app.segmented_control(key=keys.RANKDIR).set_value("TB")
     run(app)
     link = app.sidebar.code[0].value
     query = dict(parse_qsl(urlsplit(link).query))
     copy = run(new_app(query=query))
     assert spec_of(copy) == spec_of(app)
-    assert copy.session_state["pg_options"].rankdir == "TB"
+    assert copy.session_state[keys.OPTIONS].rankdir == "TB"
+
+
+@pytest.mark.parametrize(("key", "junk"), [
+    ("font", "²"),  # "²".isdigit() is True, and int("²") raises
+    ("font", "9" * 5_000),  # int() refuses more than 4,300 digits
+    ("show", "x" * 5_000),
+    ("dir", "²"),
+    ("compact", "9" * 5_000),
+])
+def test_junk_in_a_display_parameter_falls_back_to_the_default_and_the_session_keeps_working(
+    key, junk
+):
+    at = run(new_app(query={"graph": share.encode(OTHER), key: junk}))
+    assert spec_of(at) == OTHER
+    assert at.session_state[keys.OPTIONS] == Options()
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith(f"Ignored link settings: {key}=") for w in warnings), warnings
+    assert all(len(w) < 200 for w in warnings)  # the junk is quoted short
+    assert key not in at.query_params  # the address bar is a clean share link again
+    at.slider(key=keys.FONT).set_value(24)
+    run(at)
+    assert at.session_state[keys.OPTIONS].font_size == 24
+    assert "fontsize=24" in dot_of(at)
+    assert not at.warning  # said once

@@ -1,8 +1,9 @@
 """Widgets for a leaf's value and an op's attributes, and the functions that read them back.
 
-Each `*_widgets(prefix, ...)` draws widgets under keys starting with `prefix`; the matching
-`read_*(prefix, ...)` runs in a callback and turns those keys into the plain value or attribute
-the playground expects. Checking them is the playground's job: `Node(...)` raises SpecError.
+Each `*_widgets(prefix, ...)` draws widgets under keys built from `prefix` by `pages.ui.keys`;
+the matching `read_*(prefix, ...)` runs in a callback and turns those keys into the plain value or
+attribute the playground expects. Checking them is the playground's job: `Node(...)` raises
+SpecError.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 
 import streamlit as st
 
+from pages.ui import keys
 from playground import limits
 from playground.expr import parse_value
 from playground.registry import Attr, OpInfo
@@ -24,20 +26,20 @@ def _ints_widgets(prefix: str, label: str, minimum: int, default: tuple[int, ...
     """A row of whole-number inputs whose count the user picks: a shape or an index."""
     count = st.number_input(
         f"{label}: number of entries", min_value=1, max_value=UI_MAX_NDIM,
-        value=len(default) or 1, step=1, key=f"{prefix}_n",
+        value=len(default) or 1, step=1, key=keys.count(prefix),
     )
     cols = st.columns(UI_MAX_NDIM)
     for i in range(int(count)):
         cols[i].number_input(
             f"{label}[{i}]", min_value=minimum, max_value=limits.MAX_ELEMENTS,
             value=default[i] if i < len(default) else max(minimum, 1), step=1,
-            key=f"{prefix}_{i}",
+            key=keys.entry(prefix, i),
         )
 
 
 def _read_ints(prefix: str) -> tuple[int, ...]:
-    count = int(st.session_state[f"{prefix}_n"])
-    return tuple(int(st.session_state[f"{prefix}_{i}"]) for i in range(count))
+    count = int(st.session_state[keys.count(prefix)])
+    return tuple(int(st.session_state[keys.entry(prefix, i)]) for i in range(count))
 
 
 # --- leaf values ---------------------------------------------------------------------------------
@@ -54,52 +56,53 @@ def value_widgets(prefix: str, current: object = 1.0) -> None:
         mode, generator = ("list" if isinstance(current, list) else "number"), {}
     mode = st.segmented_control(
         "Value", list(VALUE_MODES), format_func=VALUE_MODES.get, default=mode,
-        required=True, key=f"{prefix}_mode",
+        required=True, key=keys.value_part(prefix, "mode"),
     )
     if mode == "number":
         number = current if isinstance(current, float) else 1.0
-        st.number_input("Number", value=number, step=0.5, format="%g", key=f"{prefix}_number")
+        st.number_input("Number", value=number, step=0.5, format="%g",
+                        key=keys.value_part(prefix, "number"))
     elif mode == "list":
         st.text_input(
             "Nested list", value=json.dumps(current) if isinstance(current, list) else "",
-            placeholder="[[1, 2], [3, 4]]", key=f"{prefix}_list", max_chars=20_000,
+            placeholder="[[1, 2], [3, 4]]", key=keys.value_part(prefix, "list"), max_chars=20_000,
             help="Rows in brackets, numbers separated by commas, as in Python or NumPy.",
         )
     else:
         names = list(GENERATORS)
         fn = st.selectbox("Generator", names, index=names.index(generator.get("fn", "randn")),
-                          key=f"{prefix}_fn")
-        _ints_widgets(f"{prefix}_shape", "shape", 1, tuple(generator.get("shape", (3, 2))))
+                          key=keys.value_part(prefix, "fn"))
+        _ints_widgets(keys.value_part(prefix, "shape"), "shape", 1,
+                      tuple(generator.get("shape", (3, 2))))
         if "seed" in GENERATORS[fn]:
             st.number_input("Seed", min_value=0, value=generator.get("seed", 0), step=1,
-                            key=f"{prefix}_seed")
+                            key=keys.value_part(prefix, "seed"))
         if "value" in GENERATORS[fn]:
             st.number_input("Fill value", value=generator.get("value", 0.5), format="%g",
-                            key=f"{prefix}_fill")
+                            key=keys.value_part(prefix, "fill"))
 
 
 def read_value(prefix: str) -> object:
     """The value the widgets under `prefix` describe (a typed list is read by
     `playground.expr.parse_value`); `Node` checks it."""
-    mode = st.session_state.get(f"{prefix}_mode") or "number"
+    def part(name):
+        return keys.value_part(prefix, name)
+
+    mode = st.session_state.get(part("mode")) or "number"
     if mode == "number":
-        return float(st.session_state[f"{prefix}_number"])
+        return float(st.session_state[part("number")])
     if mode == "list":
-        return parse_value(st.session_state.get(f"{prefix}_list") or "")
-    fn = st.session_state[f"{prefix}_fn"]
-    value: dict = {"fn": fn, "shape": list(_read_ints(f"{prefix}_shape"))}
+        return parse_value(st.session_state.get(part("list")) or "")
+    fn = st.session_state[part("fn")]
+    value: dict = {"fn": fn, "shape": list(_read_ints(part("shape")))}
     if "seed" in GENERATORS[fn]:
-        value["seed"] = int(st.session_state[f"{prefix}_seed"])
+        value["seed"] = int(st.session_state[part("seed")])
     if "value" in GENERATORS[fn]:
-        value["value"] = float(st.session_state[f"{prefix}_fill"])
+        value["value"] = float(st.session_state[part("fill")])
     return value
 
 
 # --- op attributes: one (draw, read) pair per attribute type of playground.registry ---------------
-
-
-def _draw_choice(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
-    st.selectbox(attr.name, attr.choices, index=attr.choices.index(attr.default), key=key)
 
 
 def _draw_bool(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
@@ -112,12 +115,12 @@ def _draw_float(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
 
 def _draw_optional_float(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
     start = attr.default if attr.suggested is None else attr.suggested
-    if st.checkbox(f"set {attr.name}", value=start is not None, key=f"{key}_on"):
+    if st.checkbox(f"set {attr.name}", value=start is not None, key=keys.attr_on(key)):
         st.number_input(attr.name, value=start or 0.0, format="%g", key=key)
 
 
 def _read_optional_float(key: str, attr: Attr):
-    return float(st.session_state[key]) if st.session_state.get(f"{key}_on") else None
+    return float(st.session_state[key]) if st.session_state.get(keys.attr_on(key)) else None
 
 
 def _draw_dim(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
@@ -163,7 +166,7 @@ def _read_ints_attr(key: str, attr: Attr):
     return _read_ints(key)
 
 
-_ATTR_WIDGETS = {
+ATTR_WIDGETS = {
     "bool": (_draw_bool, _read_plain),
     "float": (_draw_float, _read_plain),
     "optional_float": (_draw_optional_float, _read_optional_float),
@@ -176,19 +179,14 @@ _ATTR_WIDGETS = {
 """Attribute type (playground.registry.ATTR_TYPES) -> (draw its widget, read its value)."""
 
 
-def _widget_for(attr: Attr):
-    """(draw, read) for an attribute: a menu when it lists its choices, else by its type."""
-    return (_draw_choice, _read_plain) if attr.choices else _ATTR_WIDGETS[attr.type]
-
-
 def attr_widgets(prefix: str, info: OpInfo, operand_shape: tuple[int, ...]) -> None:
     """One widget per attribute of `info`, in the form its type asks for.
 
     `operand_shape` (the first operand's) sets the offered axes and the default of a shape.
     """
     for attr in info.attrs:
-        draw, _ = _widget_for(attr)
-        draw(f"{prefix}_{info.name}_{attr.name}", attr, operand_shape)
+        draw, _ = ATTR_WIDGETS[attr.type]
+        draw(keys.attr(prefix, info.name, attr.name), attr, operand_shape)
 
 
 def read_attrs(prefix: str, info: OpInfo) -> dict:
@@ -198,8 +196,8 @@ def read_attrs(prefix: str, info: OpInfo) -> dict:
     """
     attrs = {}
     for attr in info.attrs:
-        _, read = _widget_for(attr)
-        value = read(f"{prefix}_{info.name}_{attr.name}", attr)
+        _, read = ATTR_WIDGETS[attr.type]
+        value = read(keys.attr(prefix, info.name, attr.name), attr)
         if value is not None:
             attrs[attr.name] = value
     return attrs

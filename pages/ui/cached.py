@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from playground import GraphSpec, checks, export, presets, render, share, tables
+from playground import GraphSpec, checks, export, presets, render, tables, view
 from playground.evaluate import Result
 from playground.evaluate import evaluate as _evaluate
 
@@ -26,22 +26,10 @@ def evaluate(spec_json: str) -> Result:
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
-def dot(
-    spec_json: str,
-    show: str,
-    rankdir: str,
-    font_size: int,
-    compact: bool,
-    highlight: tuple[str, ...] = (),
-) -> str:
+def dot(spec_json: str, show: str, rankdir: str, font_size: int, compact: bool) -> str:
     """The drawing's Graphviz source."""
     return render.to_dot(
-        evaluate(spec_json),
-        show=show,
-        rankdir=rankdir,
-        highlight=highlight,
-        font_size=font_size,
-        compact=compact,
+        evaluate(spec_json), show=show, rankdir=rankdir, font_size=font_size, compact=compact
     )
 
 
@@ -85,9 +73,9 @@ def expression_text(spec_json: str) -> str:
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)
-def share_token(spec_json: str) -> str:
-    """`playground.share.encode(spec)`: the value of the URL's `graph` parameter."""
-    return share.encode(GraphSpec.from_json(spec_json))
+def share_query(spec_json: str, options: view.Options) -> dict[str, str]:
+    """`playground.view.share_query`: the URL parameters of this graph and view."""
+    return view.share_query(GraphSpec.from_json(spec_json), options)
 
 
 @st.cache_data(max_entries=ENTRIES, show_spinner=False)

@@ -11,16 +11,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from pages import _cache
-from pages import _state as state
-from playground import edits, presets
-
-PRESET_KEY = "w_preset"
-OUTPUT_KEY = "w_output"
-SHOW_KEY = "w_show"
-RANKDIR_KEY = "w_rankdir"
-FONT_KEY = "w_font"
-COMPACT_KEY = "w_compact"
+from pages.ui import cached, keys, notes
+from pages.ui import session as state
+from playground import edits, presets, view
 
 
 def render() -> None:
@@ -32,13 +25,13 @@ def render() -> None:
 
 def _graph_controls() -> None:
     st.subheader("Graph", divider="gray")
-    matching = _cache.preset_key_of(state.spec_json())
+    matching = cached.preset_key_of(state.spec_json())
     st.selectbox(
         "Load a preset",
         [p.key for p in presets.PRESETS],
         index=None,
         format_func=lambda key: presets.get(key).title,
-        key=PRESET_KEY,
+        key=keys.PRESET,
         placeholder="Choose an example graph…",
         on_change=_load_preset,
     )
@@ -46,15 +39,15 @@ def _graph_controls() -> None:
         preset = presets.get(matching)
         st.caption(f"**{preset.title}.** {preset.explanation}")
 
-    st.session_state[OUTPUT_KEY] = state.spec().effective_output
+    st.session_state[keys.OUTPUT] = state.spec().effective_output
     st.selectbox(
         "Output (differentiated)",
         state.spec().names,
-        key=OUTPUT_KEY,
+        key=keys.OUTPUT,
         help="Backward starts here: every gradient is d(output)/d(node).",
         on_change=_choose_output,
     )
-    state.show_error("output")
+    notes.show_error("output")
 
     undo_col, redo_col = st.columns(2)
     undo_col.button(
@@ -63,7 +56,7 @@ def _graph_controls() -> None:
         on_click=state.undo,
         disabled=not state.history().can_undo,
         width="stretch",
-        key="w_undo",
+        key=keys.UNDO,
     )
     redo_col.button(
         "Redo",
@@ -71,55 +64,55 @@ def _graph_controls() -> None:
         on_click=state.redo,
         disabled=not state.history().can_redo,
         width="stretch",
-        key="w_redo",
+        key=keys.REDO,
     )
 
 
 def _display_controls() -> None:
     st.subheader("Display", divider="gray")
     opts = state.options()
-    st.session_state[SHOW_KEY] = opts.show
+    st.session_state[keys.SHOW] = opts.show
     st.segmented_control(
         "Show on each node",
-        list(state.SHOW_LABELS),
-        format_func=state.SHOW_LABELS.get,
-        key=SHOW_KEY,
+        list(view.SHOW_LABELS),
+        format_func=view.SHOW_LABELS.get,
+        key=keys.SHOW,
         required=True,
         on_change=_copy_option,
-        args=(SHOW_KEY, "show"),
+        args=(keys.SHOW, "show"),
     )
-    st.session_state[RANKDIR_KEY] = opts.rankdir
+    st.session_state[keys.RANKDIR] = opts.rankdir
     st.segmented_control(
         "Layout",
-        list(state.RANKDIR_LABELS),
-        format_func=state.RANKDIR_LABELS.get,
-        key=RANKDIR_KEY,
+        list(view.RANKDIR_LABELS),
+        format_func=view.RANKDIR_LABELS.get,
+        key=keys.RANKDIR,
         required=True,
         help="Across: left to right, as micrograd draws; a wide drawing shrinks to fit. Down: "
         "top to bottom, where the page scrolls and the text keeps its size. Auto: across for "
-        f"up to {state.AUTO_LR_MAX_OPS} operations at font sizes up to "
-        f"{state.AUTO_LR_MAX_FONT}, down otherwise.",
+        f"up to {view.AUTO_LR_MAX_OPS} operations at font sizes up to "
+        f"{view.AUTO_LR_MAX_FONT}, down otherwise.",
         on_change=_copy_option,
-        args=(RANKDIR_KEY, "rankdir"),
+        args=(keys.RANKDIR, "rankdir"),
     )
-    st.session_state[FONT_KEY] = opts.font_size
+    st.session_state[keys.FONT] = opts.font_size
     st.slider(
         "Font size (projectors: 20+)",
-        min_value=state.FONT_SIZES[0],
-        max_value=state.FONT_SIZES[1],
+        min_value=view.FONT_SIZES[0],
+        max_value=view.FONT_SIZES[1],
         help="Bigger text in the drawing. With the Auto layout, sizes above "
-        f"{state.AUTO_LR_MAX_FONT} draw the graph downwards so the text is not shrunk.",
-        key=FONT_KEY,
+        f"{view.AUTO_LR_MAX_FONT} draw the graph downwards so the text is not shrunk.",
+        key=keys.FONT,
         on_change=_copy_option,
-        args=(FONT_KEY, "font_size"),
+        args=(keys.FONT, "font_size"),
     )
-    st.session_state[COMPACT_KEY] = opts.compact
+    st.session_state[keys.COMPACT] = opts.compact
     st.toggle(
         "Compact drawing",
-        key=COMPACT_KEY,
+        key=keys.COMPACT,
         help="Smaller records without the entries of big tensors: for large graphs.",
         on_change=_copy_option,
-        args=(COMPACT_KEY, "compact"),
+        args=(keys.COMPACT, "compact"),
     )
 
 
@@ -133,14 +126,14 @@ def _share_link() -> None:
 
 
 def _load_preset() -> None:
-    key = st.session_state[PRESET_KEY]
-    st.session_state[PRESET_KEY] = None
+    key = st.session_state[keys.PRESET]
+    st.session_state[keys.PRESET] = None
     if key is not None:
         state.apply_edit("preset", lambda _: presets.get(key).spec)
 
 
 def _choose_output() -> None:
-    name = st.session_state[OUTPUT_KEY]
+    name = st.session_state[keys.OUTPUT]
     state.apply_edit("output", lambda spec: edits.set_output(spec, name))
 
 

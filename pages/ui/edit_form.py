@@ -1,0 +1,84 @@
+"""Build → Edit a node: rename it, give a leaf a new value, make it the output, delete it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from autograd.format import array_text
+from pages.ui import keys, node_widgets, notes
+from pages.ui import session as state
+from pages.ui.add_form import KIND_LABELS
+from playground import GraphSpec, edits
+from playground.evaluate import Result
+
+
+def draw(spec: GraphSpec, result: Result | None) -> None:
+    if result is None:
+        st.info("The graph is empty.", icon=":material/info:")
+        return
+    ss = st.session_state
+    if ss.get(keys.EDIT_TARGET) not in spec:
+        ss[keys.EDIT_TARGET] = spec.names[-1]
+    ss[keys.EDIT_NODE] = ss[keys.EDIT_TARGET]
+    name = st.selectbox("Node", spec.names, key=keys.EDIT_NODE, on_change=_pick_node)
+    node = spec[name]
+    if node.is_leaf:
+        st.caption(f"{KIND_LABELS[node.kind]} with value `{array_text(result.value(name))}`")
+    else:
+        st.caption(f"`{node.op}` of {', '.join(node.operands)}")
+
+    rename_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
+    rename_col.text_input("New name", key=keys.EDIT_NEW_NAME, max_chars=64)
+    button_col.button("Rename", on_click=_rename, key=keys.EDIT_RENAME, width="stretch")
+
+    if node.is_leaf:
+        node_widgets.value_widgets(keys.edit_value(name), current=node.value)
+        st.button("Set value", on_click=_set_value, key=keys.EDIT_SET_VALUE)
+
+    st.button(f"Make `{name}` the output", on_click=_make_output, key=keys.EDIT_OUTPUT,
+              disabled=result.output == name)
+
+    users = edits.dependents(spec, name)
+    if users:
+        st.warning(f"{len(users)} node{'s' if len(users) > 1 else ''} depend on `{name}`: "
+                   + ", ".join(f"`{u}`" for u in users), icon=":material/account_tree:")
+        cascade = st.checkbox(f"Also delete {'them' if len(users) > 1 else 'it'}",
+                              key=keys.EDIT_CASCADE)
+    else:
+        cascade = True
+    st.button(f"Delete `{name}`", on_click=_delete, key=keys.EDIT_DELETE,
+              icon=":material/delete:", disabled=not cascade)
+    notes.show_error("edit")
+
+
+def _pick_node() -> None:
+    st.session_state[keys.EDIT_TARGET] = st.session_state[keys.EDIT_NODE]
+
+
+def _rename() -> None:
+    old = st.session_state[keys.EDIT_TARGET]
+    new = st.session_state[keys.EDIT_NEW_NAME].strip()
+    if state.apply_edit("edit", lambda current: edits.rename(current, old, new)):
+        st.session_state[keys.EDIT_TARGET] = new
+        st.session_state[keys.EDIT_NEW_NAME] = ""
+
+
+def _set_value() -> None:
+    name = st.session_state[keys.EDIT_TARGET]
+    value_prefix = keys.edit_value(name)
+    state.apply_edit(
+        "edit", lambda current: edits.set_value(current, name,
+                                                node_widgets.read_value(value_prefix))
+    )
+
+
+def _make_output() -> None:
+    name = st.session_state[keys.EDIT_TARGET]
+    state.apply_edit("edit", lambda current: edits.set_output(current, name))
+
+
+def _delete() -> None:
+    name = st.session_state[keys.EDIT_TARGET]
+    cascade = bool(st.session_state.get(keys.EDIT_CASCADE))
+    if state.apply_edit("edit", lambda current: edits.delete(current, name, cascade=cascade)):
+        st.session_state[keys.EDIT_CASCADE] = False

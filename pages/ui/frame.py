@@ -1,0 +1,86 @@
+"""The frame around every page: page config, navigation, the graph state, the shared sidebar.
+
+`streamlit_app.py` calls `run_app`: it draws the frame and runs the chosen page inside it.
+
+A page file can also be started without the entry script. With a folder called `pages/` beside
+the entry script, Streamlit starts in its legacy multipage mode, which runs a deep-linked page file
+by itself, until some session calls `st.navigation` (streamlit/runtime/pages_manager.py sets
+`PagesManager.uses_pages_directory` from the folder, runtime/scriptrunner/script_runner.py then
+runs `_mpa_v1`, and commands/navigation.py clears the flag). That happens on the first request
+of a freshly started server, and on every AppTest run (AppTest sets the flag afresh before each
+run, testing/v1/app_test.py). So every page file begins with `route_through_entry_script()`,
+which turns the legacy mode off and reruns through the entry script: every page always runs the
+way `st.navigation` runs it, with the same widget identities, on its first run as on any other.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from pathlib import Path
+
+import streamlit as st
+
+from pages.ui import keys, notes, session, sidebar
+
+PAGE_DIR = Path(__file__).resolve().parents[1]
+"""The folder of the page files (absolute, so they are found wherever the entry script runs)."""
+PAGES = (  # (file in PAGE_DIR, title, icon); the first one is the default page at "/"
+    ("build.py", "Build", ":material/construction:"),
+    ("graph.py", "Graph", ":material/account_tree:"),
+    ("gradients.py", "Gradients", ":material/table_chart:"),
+    ("gradient_check.py", "Gradient check", ":material/rule:"),
+)
+
+_IN_FRAME: ContextVar[bool] = ContextVar("autograd_playground_in_frame", default=False)
+
+
+def page(file: str) -> st.Page:
+    """The page of `file` (one of PAGES), as `st.navigation` and `st.page_link` take it."""
+    i, title, icon = next((i, t, c) for i, (f, t, c) in enumerate(PAGES) if f == file)
+    return st.Page(PAGE_DIR / file, title=title, icon=icon, default=i == 0)
+
+
+def navigation() -> st.Page:
+    """The app's four pages in the sidebar; returns the page the URL asks for."""
+    return st.navigation([page(file) for file, _, _ in PAGES])
+
+
+def run_app() -> None:
+    """The entry script's whole job: the frame, then the chosen page inside it."""
+    st.session_state[keys.ENTRY_RERUN] = False
+    chosen = _draw()
+    token = _IN_FRAME.set(True)
+    try:
+        chosen.run()
+    finally:
+        _IN_FRAME.reset(token)
+
+
+def route_through_entry_script() -> None:
+    """Called first by every page file: nothing when the entry script runs it (always, but for the
+    legacy first run explained above); otherwise switch to `st.navigation` and rerun this page
+    through the entry script. Should that rerun not reach the entry script (a page file given to
+    `streamlit run` as the main script), draw the frame here instead of rerunning again."""
+    if _IN_FRAME.get():
+        return
+    if not st.session_state.get(keys.ENTRY_RERUN):
+        st.session_state[keys.ENTRY_RERUN] = True
+        navigation()  # picks this page and turns the legacy mode off for the server's lifetime
+        st.rerun()
+    _draw()
+
+
+def _draw() -> st.Page:
+    """Page config, navigation, state from the session or the URL, the sidebar, the notices."""
+    st.set_page_config(
+        page_title="Autograd Playground",
+        page_icon=":material/hub:",
+        layout="wide",
+        initial_sidebar_state="expanded",
+    )
+    chosen = navigation()
+    session.ensure_state()
+    session.sync_url()
+    sidebar.render()
+    notes.show_notices()
+    return chosen

@@ -1,0 +1,105 @@
+"""Every `st.session_state` key of the app, defined once; the tests use these names too.
+
+Widget keys start with WIDGET ("w_"); Streamlit forgets a widget's value when its page is not
+drawn, so the truth lives under plain state keys, which start with STATE ("pg_").
+"""
+
+WIDGET = "w_"
+STATE = "pg_"
+
+# --- plain state (pages/ui/session.py) -----------------------------------------------------------
+HISTORY = STATE + "history"  # the undo History of graph specs
+OPTIONS = STATE + "options"  # playground.view.Options
+URL_WRITTEN = STATE + "url_written"  # the app's URL parameters as last written
+NOTICES = STATE + "notices"  # messages for the top of the next page
+ERRORS = STATE + "errors"  # form -> SpecError of its last refused edit
+JSON_MEMO = STATE + "json_memo"  # (spec, its JSON)
+ENTRY_RERUN = STATE + "entry_rerun"  # a page file asked to rerun through the entry script
+EXPR_DRAFT = STATE + "expr_draft"  # the expression editor's text, kept while other pages show
+EXPR_FOR = STATE + "expr_for"  # JSON of the graph the editor's text describes
+EDIT_TARGET = STATE + "edit_target"  # the node chosen on Build -> Edit a node
+DETAIL_NODE = STATE + "detail_node"  # the node shown in detail on Gradients
+EPS = STATE + "eps"  # the step of the gradient check
+
+# --- sidebar -------------------------------------------------------------------------------------
+PRESET = WIDGET + "preset"
+OUTPUT = WIDGET + "output"
+UNDO = WIDGET + "undo"
+REDO = WIDGET + "redo"
+SHOW = WIDGET + "show"
+RANKDIR = WIDGET + "rankdir"
+FONT = WIDGET + "font"
+COMPACT = WIDGET + "compact"
+
+# --- Build: add a node ---------------------------------------------------------------------------
+ADD_KIND = WIDGET + "add_kind"
+ADD_OP = WIDGET + "add_op"
+ADD_OPERANDS = WIDGET + "add_operands"  # ops that take any number of operands
+ADD_VALUE = WIDGET + "add_value"  # prefix of the value widgets (see value_part)
+ADD_ATTR = WIDGET + "add_attr"  # prefix of the attribute widgets (see attr)
+ADD_NAME = WIDGET + "add_name"
+ADD_GO = WIDGET + "add_go"
+
+# --- Build: expression ---------------------------------------------------------------------------
+EXPR_FORM = WIDGET + "expr_form"
+EXPR_TEXT = WIDGET + "expr_text"
+EXPR_APPLY = WIDGET + "expr_apply"
+EXPR_RELOAD = WIDGET + "expr_reload"
+
+# --- Build: edit a node --------------------------------------------------------------------------
+EDIT_NODE = WIDGET + "edit_node"
+EDIT_NEW_NAME = WIDGET + "edit_new_name"
+EDIT_RENAME = WIDGET + "edit_rename"
+EDIT_SET_VALUE = WIDGET + "edit_set_value"
+EDIT_OUTPUT = WIDGET + "edit_output"
+EDIT_CASCADE = WIDGET + "edit_cascade"
+EDIT_DELETE = WIDGET + "edit_delete"
+
+# --- Graph: downloads ----------------------------------------------------------------------------
+DOWNLOAD = WIDGET + "download_"  # + "dot", "svg", "json", "text", "pytorch"
+
+# --- Gradients and Gradient check ----------------------------------------------------------------
+DETAIL_WIDGET = WIDGET + "detail_node"
+NODE_TABLE = WIDGET + "node_table"
+EPS_WIDGET = WIDGET + "eps"
+
+
+def add_operand(arity: int, slot: int) -> str:
+    """One key per arity and slot: a unary op starts from the last node, not from whatever the
+    first slot of a binary op held."""
+    return f"{WIDGET}add_operand_{arity}_{slot}"
+
+
+def edit_value(name: str) -> str:
+    """Prefix of the value widgets on Edit a node, one per node: they start from its value."""
+    return f"{WIDGET}edit_value_{name}"
+
+
+# --- the parts of a value widget group, and of attribute widgets, under a prefix -----------------
+VALUE_PARTS = ("mode", "number", "list", "fn", "shape", "seed", "fill")
+
+
+def value_part(prefix: str, part: str) -> str:
+    """The widget of one part (VALUE_PARTS) of the value drawn under ``prefix``."""
+    assert part in VALUE_PARTS, part
+    return f"{prefix}_{part}"
+
+
+def attr(prefix: str, op: str, name: str) -> str:
+    """The widget of attribute ``name`` of operation ``op``, drawn under ``prefix``."""
+    return f"{prefix}_{op}_{name}"
+
+
+def attr_on(key: str) -> str:
+    """The checkbox that says whether the optional attribute under ``key`` is set."""
+    return f"{key}_on"
+
+
+def count(prefix: str) -> str:
+    """How many entries a row of whole numbers (a shape, an index) under ``prefix`` has."""
+    return f"{prefix}_n"
+
+
+def entry(prefix: str, i: int) -> str:
+    """Entry ``i`` of the row of whole numbers under ``prefix``."""
+    return f"{prefix}_{i}"

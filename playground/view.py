@@ -1,0 +1,155 @@
+"""The app's view model: display options, their URL parameters and the share link's query.
+
+Plain Python, tested with pytest; the pages only move these values between ``st.session_state``,
+``st.query_params`` and the widgets (``pages/ui/session.py``).
+
+A link's query is ``graph`` (``share.encode(spec)``: the chosen output travels inside the spec)
+plus one short parameter per display option that differs from its default: ``show``, ``dir``,
+``font`` and ``compact``. Reading a query never raises: a parameter that is not one of its allowed
+values is ignored, and the message says what it accepts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from . import share
+from .spec import GraphSpec
+
+SHOW_LABELS = {"both": "Both", "value": "Values", "grad": "Gradients"}
+"""What each record of the drawing shows -> its label in the sidebar."""
+RANKDIR_LABELS = {"auto": "Auto", "LR": "Across →", "TB": "Down ↓"}
+"""The drawing's direction -> its label in the sidebar."""
+AUTO_LR_MAX_OPS = 3
+""""auto" draws left to right up to this many operations and up to AUTO_LR_MAX_FONT, and top to
+bottom beyond either."""
+AUTO_LR_MAX_FONT = 16
+FONT_SIZES = (10, 40)
+"""Smallest and largest font size of the drawing."""
+LARGE_GRAPH = 60
+"""Nodes above which the full (not compact) drawing gets crowded."""
+
+GRAPH_PARAM = "graph"
+QUERY_KEYS = (GRAPH_PARAM, "show", "dir", "font", "compact")
+"""Every URL parameter the app reads and writes; it leaves any other alone."""
+ECHO_CHARS = 40
+"""A refused parameter is quoted in the message up to this many characters."""
+
+_FONT = r"[0-9]{1,3}"  # ASCII digits only: "²".isdigit() is True, and int() refuses it
+
+
+@dataclass(frozen=True)
+class Options:
+    """How the drawing looks; shared by every page and carried in the share link."""
+
+    show: str = "both"
+    rankdir: str = "auto"
+    font_size: int = 14
+    compact: bool = False
+
+    def layout_for(self, n_ops: int) -> str:
+        """The Graphviz rankdir for a graph of ``n_ops`` operations.
+
+        st.graphviz_chart shrinks a drawing wider than the page and cannot zoom, so a bigger
+        font only makes a wide drawing shrink more. "auto" keeps micrograd's left-to-right
+        layout for small graphs at normal font sizes and otherwise stacks the graph top to
+        bottom, where the page scrolls and the text keeps its size.
+        """
+        if self.rankdir != "auto":
+            return self.rankdir
+        return "TB" if self._too_wide_across(n_ops) else "LR"
+
+    def shrinks_across(self, n_ops: int) -> bool:
+        """True when the chosen "LR" layout draws a graph that "auto" would stack downwards."""
+        return self.rankdir == "LR" and self._too_wide_across(n_ops)
+
+    def crowded(self, n_nodes: int) -> bool:
+        """True when a graph this big needs the compact drawing to stay legible."""
+        return n_nodes > LARGE_GRAPH and not self.compact
+
+    def _too_wide_across(self, n_ops: int) -> bool:
+        return n_ops > AUTO_LR_MAX_OPS or self.font_size > AUTO_LR_MAX_FONT
+
+    def to_query(self) -> dict[str, str]:
+        """The URL parameters of the options that differ from the defaults."""
+        default = Options()
+        query = {}
+        if self.show != default.show:
+            query["show"] = self.show
+        if self.rankdir != default.rankdir:
+            query["dir"] = self.rankdir
+        if self.font_size != default.font_size:
+            query["font"] = str(self.font_size)
+        if self.compact != default.compact:
+            query["compact"] = "1"
+        return query
+
+
+def options_from_query(query: Mapping[str, str | None]) -> tuple[Options, list[str]]:
+    """Options read from URL parameters (absent ones take their defaults), and what was ignored.
+
+    Never raises, whatever the parameters hold: each one that is not an allowed value keeps its
+    default and adds one line to the list, saying what it accepts.
+    """
+    options, ignored = Options(), []
+    show, rankdir, font, compact = (query.get(k) for k in ("show", "dir", "font", "compact"))
+    if show is not None:
+        if show in SHOW_LABELS:
+            options = replace(options, show=show)
+        else:
+            ignored.append(f"show={_echo(show)} (use one of {', '.join(SHOW_LABELS)})")
+    if rankdir is not None:
+        if rankdir in RANKDIR_LABELS:
+            options = replace(options, rankdir=rankdir)
+        else:
+            ignored.append(f"dir={_echo(rankdir)} (use {', '.join(RANKDIR_LABELS)})")
+    if font is not None:
+        size = int(font) if isinstance(font, str) and re.fullmatch(_FONT, font) else None
+        if size is not None and FONT_SIZES[0] <= size <= FONT_SIZES[1]:
+            options = replace(options, font_size=size)
+        else:
+            ignored.append(f"font={_echo(font)} (use a whole number from {FONT_SIZES[0]} to "
+                           f"{FONT_SIZES[1]})")
+    if compact is not None:
+        if compact in ("0", "1"):
+            options = replace(options, compact=compact == "1")
+        else:
+            ignored.append(f"compact={_echo(compact)} (use 0 or 1)")
+    return options, ignored
+
+
+def _echo(value: object) -> str:
+    """A refused parameter as the message quotes it: its repr, cut to ECHO_CHARS characters."""
+    text = repr(value)
+    return text if len(text) <= ECHO_CHARS else text[: ECHO_CHARS - 1] + "…"
+
+
+def share_query(spec: GraphSpec, options: Options) -> dict[str, str]:
+    """The URL parameters that reproduce this graph, output and view in a fresh browser."""
+    return {GRAPH_PARAM: share.encode(spec), **options.to_query()}
+
+
+def app_query(params: Mapping[str, str]) -> dict[str, str | None]:
+    """The app's parameters of a URL query (None where absent); other parameters are not ours."""
+    return {key: params.get(key) for key in QUERY_KEYS}
+
+
+def is_new_link(
+    incoming: Mapping[str, str | None], written: Mapping[str, str | None] | None
+) -> bool:
+    """Whether a running session's URL brings something new: it has some of the app's
+    parameters and they differ from what the app last wrote there (someone pasted a link, or the
+    browser went back). Switching pages may drop the parameters: that means "nothing new"."""
+    return any(v is not None for v in incoming.values()) and dict(incoming) != dict(written or {})
+
+
+def query_updates(
+    params: Mapping[str, str], wanted: Mapping[str, str]
+) -> tuple[dict[str, str], list[str]]:
+    """What to set and what to delete so that the app's parameters of ``params`` are ``wanted``;
+    only what differs, so an address bar that is already right is left untouched."""
+    updates = {k: v for k, v in wanted.items() if params.get(k) != v}
+    removals = [k for k in QUERY_KEYS if k not in wanted and k in params]
+    return updates, removals

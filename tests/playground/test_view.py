@@ -1,0 +1,139 @@
+"""The view model: display options, their URL parameters, the layout rule and the share query."""
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from playground import parse, presets, share, view
+from playground.view import Options, options_from_query
+
+ALL_OPTIONS = [
+    Options(show, rankdir, font, compact)
+    for show, rankdir, font, compact in itertools.product(
+        view.SHOW_LABELS, view.RANKDIR_LABELS, (view.FONT_SIZES[0], 14, 22, view.FONT_SIZES[1]),
+        (False, True),
+    )
+]
+
+
+def test_default_options_write_no_parameters():
+    assert Options().to_query() == {}
+
+
+def test_only_options_that_differ_from_the_defaults_get_a_parameter():
+    assert Options(show="grad", font_size=22).to_query() == {"show": "grad", "font": "22"}
+    assert Options(rankdir="TB", compact=True).to_query() == {"dir": "TB", "compact": "1"}
+
+
+@pytest.mark.parametrize("options", ALL_OPTIONS, ids=repr)
+def test_every_options_value_reads_back_from_its_parameters(options):
+    assert options_from_query(options.to_query()) == (options, [])
+
+
+def test_absent_parameters_take_their_defaults():
+    assert options_from_query({}) == (Options(), [])
+    assert options_from_query(dict.fromkeys(view.QUERY_KEYS)) == (Options(), [])
+
+
+@pytest.mark.parametrize(("key", "value", "advice"), [
+    ("font", "900", "font='900' (use a whole number from 10 to 40)"),
+    ("font", "9", "font='9'"),
+    ("font", "²", "font='²'"),  # str.isdigit() says yes, int() says no
+    ("font", "１４", "font='１４'"),  # full-width digits: int() reads them, a link should not
+    ("font", "-14", "font='-14'"),
+    ("font", "14.0", "font='14.0'"),
+    ("font", "", "font=''"),
+    ("dir", "sideways", "dir='sideways' (use auto, LR, TB)"),
+    ("show", "everything", "show='everything' (use one of both, value, grad)"),
+    ("compact", "yes", "compact='yes' (use 0 or 1)"),
+])
+def test_a_parameter_that_is_not_allowed_keeps_the_default_and_says_what_is(key, value, advice):
+    options, ignored = options_from_query({key: value})
+    assert options == Options()
+    assert len(ignored) == 1 and ignored[0].startswith(advice), ignored
+
+
+def test_a_huge_parameter_is_refused_and_quoted_short():
+    for key in ("font", "show", "dir", "compact"):
+        options, ignored = options_from_query({key: "9" * 5_000})
+        assert options == Options()
+        assert len(ignored[0]) < view.ECHO_CHARS + 60, ignored[0]
+        assert "…" in ignored[0]
+
+
+def test_good_parameters_are_kept_beside_bad_ones():
+    options, ignored = options_from_query({"font": "²", "dir": "TB", "show": "nope"})
+    assert options == Options(rankdir="TB")
+    assert [line.split("=")[0] for line in ignored] == ["show", "font"]
+
+
+@given(st.dictionaries(st.sampled_from(view.QUERY_KEYS), st.text(max_size=200)))
+def test_reading_any_parameters_never_raises(query):
+    options, ignored = options_from_query(query)
+    assert view.FONT_SIZES[0] <= options.font_size <= view.FONT_SIZES[1]
+    assert options.show in view.SHOW_LABELS and options.rankdir in view.RANKDIR_LABELS
+    assert all(isinstance(line, str) for line in ignored)
+
+
+@pytest.mark.parametrize(("options", "n_ops", "rankdir"), [
+    (Options(), 0, "LR"),
+    (Options(), view.AUTO_LR_MAX_OPS, "LR"),  # micrograd's classic graph has 2 ops
+    (Options(), view.AUTO_LR_MAX_OPS + 1, "TB"),
+    (Options(font_size=view.AUTO_LR_MAX_FONT), 2, "LR"),
+    (Options(font_size=view.AUTO_LR_MAX_FONT + 1), 2, "TB"),  # a projector's font
+    (Options(rankdir="LR"), 50, "LR"),  # a chosen direction is kept
+    (Options(rankdir="TB"), 1, "TB"),
+])
+def test_auto_layout_goes_across_for_small_graphs_at_normal_fonts_and_down_otherwise(
+    options, n_ops, rankdir
+):
+    assert options.layout_for(n_ops) == rankdir
+
+
+def test_a_chosen_across_layout_warns_only_where_auto_would_go_down():
+    across = Options(rankdir="LR")
+    assert not across.shrinks_across(view.AUTO_LR_MAX_OPS)
+    assert across.shrinks_across(view.AUTO_LR_MAX_OPS + 1)
+    assert Options(rankdir="LR", font_size=view.AUTO_LR_MAX_FONT + 1).shrinks_across(1)
+    assert not Options().shrinks_across(100)  # auto never shrinks: it goes down
+
+
+def test_a_large_graph_is_crowded_until_the_drawing_is_compact():
+    assert not Options().crowded(view.LARGE_GRAPH)
+    assert Options().crowded(view.LARGE_GRAPH + 1)
+    assert not Options(compact=True).crowded(view.LARGE_GRAPH + 1)
+
+
+def test_the_share_query_holds_the_graph_and_the_options_that_differ():
+    spec = parse("x = 3.0\ny = x * x\n")
+    query = view.share_query(spec, Options(show="grad"))
+    assert set(query) == {"graph", "show"}
+    assert share.decode(query["graph"]) == spec
+    assert options_from_query(query) == (Options(show="grad"), [])
+
+
+def test_the_apps_parameters_are_picked_out_of_a_url_query():
+    params = {"graph": "v1.x", "font": "20", "utm_source": "mail"}
+    assert view.app_query(params) == {
+        "graph": "v1.x", "show": None, "dir": None, "font": "20", "compact": None
+    }
+
+
+def test_a_url_is_a_new_link_only_when_it_differs_from_what_the_app_wrote():
+    written = view.app_query(view.share_query(presets.get(presets.DEFAULT_KEY).spec, Options()))
+    assert not view.is_new_link(written, written)
+    assert not view.is_new_link(view.app_query({}), written)  # a page switch dropped them
+    other = view.app_query({**written, "font": "22"})
+    assert view.is_new_link(other, written)
+    assert view.is_new_link(other, None)  # nothing written yet
+
+
+def test_query_updates_touch_only_what_differs():
+    params = {"graph": "v1.a", "font": "20", "show": "grad", "utm_source": "mail"}
+    wanted = {"graph": "v1.a", "dir": "TB"}
+    updates, removals = view.query_updates(params, wanted)
+    assert updates == {"dir": "TB"}
+    assert sorted(removals) == ["font", "show"]  # never someone else's parameter
+    assert view.query_updates(wanted, wanted) == ({}, [])
