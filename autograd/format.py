@@ -61,6 +61,11 @@ def summary_lines(a):
     return lines
 
 
+def labelled(label, lines):
+    """A label before an array's lines: ``grad 4.0000`` on one line, else the label above them."""
+    return [f"{label} {lines[0]}"] if len(lines) == 1 else [label, *lines]
+
+
 def shape_text(shape):
     """A shape for people: ``(2, 3)``, ``(3,)``, or ``scalar`` for a 0-d tensor."""
     return "scalar" if tuple(shape) == () else str(tuple(shape))

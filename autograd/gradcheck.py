@@ -12,6 +12,11 @@ from .engine import grad
 from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor
 
+ATOL = 1e-5
+RTOL = 1e-3
+"""The default tolerances of :func:`close`, the one pass rule of ``gradcheck`` and of the
+playground's Gradient check page."""
+
 _FLOAT64_ADVICE = (
     "gradcheck needs float64 inputs: finite differences in float32 are too noisy; "
     "use .astype(np.float64) or dtype=np.float64"
@@ -45,10 +50,24 @@ def numerical_grad(fn, inputs, eps=1e-6):
     return _numerical(fn, inputs, eps, [_is_float(t) for t in inputs])
 
 
-def gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def close(analytic, numeric, atol=ATOL, rtol=RTOL):
+    """Where an analytic gradient agrees with its finite-difference estimate, elementwise.
+
+    ``|analytic - numeric| <= atol + rtol * |numeric|`` with both finite (``torch.gradcheck``'s
+    rule): absolute near zero, where relative error explodes, relative elsewhere. A NaN or inf on
+    either side never agrees. A NumPy bool, or an array of them for array arguments.
+    """
+    a = np.asarray(analytic, dtype=np.float64)
+    n = np.asarray(numeric, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(a) & np.isfinite(n) & (np.abs(a - n) <= atol + rtol * np.abs(n))
+
+
+def gradcheck(fn, inputs, eps=1e-6, atol=ATOL, rtol=RTOL, raise_exception=True):
     """Check backward against finite differences for every input that requires grad.
 
-    Passes when ``|analytic - numeric| <= atol + rtol * |numeric|`` for every element; returns
+    Passes when :func:`close` holds for every element, i.e.
+    ``|analytic - numeric| <= atol + rtol * |numeric|``; returns
     True, or raises a :class:`GradcheckError` naming the input, the worst element and both values
     (returns False instead when ``raise_exception=False``). ``.grad`` of the inputs is not touched.
     """
@@ -152,10 +171,11 @@ def _compare(position, t, analytic, numeric, atol, rtol):
             f"backward, but its gradient must have the input's shape {numeric.shape}.",
             position, t.name, None, analytic, numeric,
         )
-    excess = np.abs(analytic - numeric) - (atol + rtol * np.abs(numeric))
-    excess = np.where(np.isnan(excess), np.inf, excess)
-    if excess.size == 0 or excess.max() <= 0:
+    if close(analytic, numeric, atol, rtol).all():
         return None
+    with np.errstate(invalid="ignore"):
+        excess = np.abs(analytic - numeric) - (atol + rtol * np.abs(numeric))
+    excess = np.where(np.isnan(excess), np.inf, excess)
     index = np.unravel_index(int(np.argmax(excess)), excess.shape)
     a, n = float(analytic[index]), float(numeric[index])
     index = tuple(int(i) for i in index)

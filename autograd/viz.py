@@ -1,30 +1,16 @@
 """Drawings of a computation graph: Graphviz in micrograd's style, and plain text for terminals.
 
-Each tensor shows its name, shape, value and gradient; large arrays are summarised (min, mean, max
-and the first few entries) so a drawing stays readable. graphviz is imported only by ``to_dot``.
+Each tensor shows its name, shape, value and gradient, written by ``autograd.format`` exactly as
+the playground app writes them (``2.0000``); large arrays are summarised (min, mean, max and the
+first few entries) so a drawing stays readable. graphviz is imported only by ``to_dot``.
 """
 
 import numpy as np
 
+from .format import array_lines, array_text, labelled
 from .graph import trace
 
-_SHOWN_ENTRIES = 6
 _RECORD_SPECIALS = str.maketrans({c: "\\" + c for c in "\\{}|<>"})
-
-
-def summarise(array, separator="\n"):
-    """A short text for an array: every entry when small, else statistics and the first entries."""
-    array = np.asarray(array)
-    if array.size == 0:
-        return "[]"
-    values = array.astype(np.float64)
-    if values.size == 1:
-        return _number(values.item())
-    if values.size <= _SHOWN_ENTRIES:
-        return _entries(values.ravel())
-    head = _entries(values.ravel()[:_SHOWN_ENTRIES]).rstrip("]") + " …]"
-    stats = f"min {_number(values.min())} mean {_number(values.mean())} max {_number(values.max())}"
-    return f"{stats}{separator}{head}"
 
 
 def to_dot(root, show_grad=True, rankdir="LR"):
@@ -47,10 +33,9 @@ def to_dot(root, show_grad=True, rankdir="LR"):
         node_id = ids[id(t)]
         fields = [_escape(t.name)] if t.name else []
         fields.append(_escape(_shape_text(t)))
-        fields.append(_escape("data " + summarise(t.data, "\n")).replace("\n", "\\n"))
+        fields.append(_field("data", t.data))
         if show_grad:
-            grad = "None" if t.grad is None else summarise(t.grad.data, "\n")
-            fields.append(_escape("grad " + grad).replace("\n", "\\n"))
+            fields.append(_field("grad", None if t.grad is None else t.grad.data))
         shaded = t.grad_fn is None and t.requires_grad
         dot.node(
             node_id,
@@ -105,8 +90,8 @@ def to_ascii(root, max_depth=50):
 
 def _ascii_line(t, label):
     op = f" = {t.grad_fn.name}" if t.grad_fn is not None else ""
-    grad = "None" if t.grad is None else summarise(t.grad.data, "; ")
-    return f"{label}{op}  {_shape_text(t)}  data {summarise(t.data, '; ')}  grad {grad}"
+    grad = "None" if t.grad is None else array_text(t.grad.data)
+    return f"{label}{op}  {_shape_text(t)}  data {array_text(t.data)}  grad {grad}"
 
 
 def _shape_text(t):
@@ -114,12 +99,11 @@ def _shape_text(t):
     return f"shape {tuple(t.shape)}{dtype}"
 
 
-def _number(value):
-    return f"{value:.4g}"
-
-
-def _entries(values):
-    return "[" + " ".join(_number(v) for v in values) + "]"
+def _field(label, array):
+    """A record field: ``data 2.0000`` centred, or the label above an array's lines, flush left."""
+    lines = ["None"] if array is None else array_lines(array)
+    escaped = [_escape(line) for line in labelled(label, lines)]
+    return escaped[0] if len(escaped) == 1 else "\\l".join(escaped) + "\\l"
 
 
 def _escape(text):

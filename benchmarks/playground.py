@@ -34,7 +34,7 @@ from _timing import Case, median_seconds, print_table  # noqa: E402
 
 import autograd as ag  # noqa: E402
 from playground import GraphSpec, evaluate, gradient_check, parse  # noqa: E402
-from playground.evaluate import forward  # noqa: E402
+from playground.evaluate import apply_node, forward  # noqa: E402
 from playground.presets import get  # noqa: E402
 from playground.render import to_dot  # noqa: E402
 from playground.share import decode, encode  # noqa: E402
@@ -99,19 +99,26 @@ def long_program(chars: int) -> str:
 
 
 def naive_numeric(spec: GraphSpec) -> list[float]:
-    """Central differences that rerun every node of the graph for each perturbed element."""
-    leaves = {node.name: node.array() for node in spec.nodes if node.kind != "op"}
+    """Central differences that rerun every op of the graph for each perturbed element."""
     output = spec.effective_output
     slopes = []
     with ag.no_grad():
+        tensors = forward(spec)
+
+        def rerun() -> float:
+            for node in spec.nodes:
+                if node.kind == "op":
+                    tensors[node.name] = apply_node(node, [tensors[o] for o in node.operands])
+            return float(np.sum(tensors[output].data))
+
         for name in spec.names_of("input"):
-            array = leaves[name]
+            array = tensors[name].data  # moved in place: every op reads it afresh
             for index in np.ndindex(*array.shape):
                 original = array[index]
                 array[index] = original + 1e-6
-                plus = float(np.sum(forward(spec, leaves)[output].data))
+                plus = rerun()
                 array[index] = original - 1e-6
-                minus = float(np.sum(forward(spec, leaves)[output].data))
+                minus = rerun()
                 array[index] = original
                 slopes.append((plus - minus) / 2e-6)
     return slopes

@@ -15,16 +15,16 @@ import numpy as np
 import pandas as pd
 
 import autograd as ag
+from autograd.gradcheck import ATOL, RTOL, close
 
 from . import limits
 from .errors import SpecError
 from .evaluate import apply_node, evaluate, forward, output_name
+from .spec import ancestors
 
-ATOL = 1e-6
-RTOL = 1e-4
-PASS_RULE = "|analytic - numeric| <= 1e-6 + 1e-4 * max(|analytic|, |numeric|)"
-"""An element passes when its absolute error is within ATOL plus RTOL times the larger
-magnitude: relative for large gradients, absolute near zero (where relative error explodes)."""
+PASS_RULE = f"|analytic - numeric| <= {ATOL:g} + {RTOL:g} * |numeric|"
+"""``ag.gradcheck``'s rule with its tolerances (``autograd.gradcheck.close``), so a graph that
+passes one passes the other; a NaN or inf on either side fails."""
 
 EPSILONS = tuple(10.0 ** -k for k in range(1, 11))
 COLUMNS = ["node", "index", "analytic", "numeric", "abs_error", "rel_error", "passed"]
@@ -106,7 +106,7 @@ class _Probe:
         self.output = output
         with ag.no_grad():
             self.base = forward(spec)
-        feeds_output = _ancestors(spec, output)
+        feeds_output = ancestors(spec.nodes, output)
         depends_on: dict[str, set[str]] = {}
         self.steps: dict[str, list] = {}
         for node in spec.nodes:
@@ -139,15 +139,6 @@ class _Probe:
         return (plus - minus) / (2 * eps)
 
 
-def _ancestors(spec, output) -> set[str]:
-    """``output`` and every node it is computed from."""
-    seen = {output}
-    for node in reversed(spec.nodes):
-        if node.name in seen:
-            seen.update(node.operands)
-    return seen
-
-
 def _row(name, index, analytic, numeric):
     """One element's comparison. When either gradient is NaN or infinite the relative error is
     NaN (there is no scale to measure it against) and the element fails; when both are exactly
@@ -159,7 +150,7 @@ def _row(name, index, analytic, numeric):
         rel_error = math.nan
     else:
         rel_error = abs_error / scale if scale > 0 else 0.0
-    passed = finite and abs_error <= ATOL + RTOL * scale
+    passed = bool(close(analytic, numeric))
     return {"node": name, "index": index, "analytic": analytic, "numeric": numeric,
             "abs_error": abs_error, "rel_error": rel_error, "passed": passed}
 

@@ -20,10 +20,6 @@ def _node(spec: GraphSpec, name: str) -> Node:
     return spec[name]
 
 
-def _swap(spec: GraphSpec, name: str, node: Node) -> GraphSpec:
-    return spec.replace(nodes=[node if n.name == name else n for n in spec.nodes])
-
-
 def add_node(spec: GraphSpec, node: Node) -> GraphSpec:
     """``spec`` with ``node`` appended (its operands must already be in ``spec``)."""
     if node.name in spec:
@@ -65,31 +61,8 @@ def set_value(spec: GraphSpec, name: str, value) -> GraphSpec:
             "consts can be given a value",
             node=name,
         )
-    return _swap(spec, name, replace(node, value=value))
-
-
-def set_kind(spec: GraphSpec, name: str, kind: str) -> GraphSpec:
-    """``spec`` with the leaf ``name`` turned into an input or a const (keeping its value)."""
-    node = _node(spec, name)
-    if not node.is_leaf or kind not in ("input", "const"):
-        raise SpecError("only a leaf can switch between input and const", node=name)
-    return _swap(spec, name, replace(node, kind=kind))
-
-
-def set_attrs(spec: GraphSpec, name: str, attrs: dict) -> GraphSpec:
-    """``spec`` with the op node ``name`` given these attributes (e.g. ``{"axis": 0}``)."""
-    node = _node(spec, name)
-    if node.is_leaf:
-        raise SpecError("only op nodes have attributes", node=name)
-    return _swap(spec, name, replace(node, attrs=attrs))
-
-
-def set_operands(spec: GraphSpec, name: str, operands) -> GraphSpec:
-    """``spec`` with the op node ``name`` applied to other (earlier) nodes."""
-    node = _node(spec, name)
-    if node.is_leaf:
-        raise SpecError("only op nodes have operands", node=name)
-    return _swap(spec, name, replace(node, operands=tuple(operands)))
+    node = replace(node, value=value)
+    return spec.replace(nodes=[node if n.name == name else n for n in spec.nodes])
 
 
 def set_output(spec: GraphSpec, name: str | None) -> GraphSpec:

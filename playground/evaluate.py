@@ -75,11 +75,10 @@ def output_name(spec, output=None) -> str:
     return name
 
 
-def forward(spec, leaves=None) -> dict[str, ag.Tensor]:
+def forward(spec) -> dict[str, ag.Tensor]:
     """Build every node's tensor in spec order (recording for backward unless inside no_grad).
 
-    ``leaves`` may replace leaf values by name (the finite-difference check perturbs inputs
-    this way). Errors name the node, the op and the operand shapes.
+    Errors name the node, the op and the operand shapes.
     """
     tensors: dict[str, ag.Tensor] = {}
     with np.errstate(all="ignore"):
@@ -87,8 +86,7 @@ def forward(spec, leaves=None) -> dict[str, ag.Tensor]:
             if node.kind == "op":
                 tensors[node.name] = apply_node(node, [tensors[name] for name in node.operands])
             else:
-                value = leaves[node.name] if leaves and node.name in leaves else node.array()
-                tensors[node.name] = ag.Tensor(value, requires_grad=node.kind == "input",
+                tensors[node.name] = ag.Tensor(node.array(), requires_grad=node.kind == "input",
                                                name=node.name)
     return tensors
 
@@ -100,13 +98,13 @@ def apply_node(node, operands):
     try:
         result = info.apply(*operands, **node.attrs)
     except (ValueError, TypeError, IndexError, ZeroDivisionError) as error:
-        shapes = ", ".join(f"{name} {_shape(t.shape)}"
+        shapes = ", ".join(f"{name} {tuple(t.shape)}"
                            for name, t in zip(node.operands, operands))
         fix = _axis_fix(node, operands, error)
         raise SpecError(f"{node.op} failed on operands {shapes}: {error}"
                         + (f". {fix}" if fix else ""), node=node.name) from None
     if result.size > limits.MAX_ELEMENTS:
-        raise SpecError(f"{node.op} gives a tensor of shape {_shape(result.shape)} "
+        raise SpecError(f"{node.op} gives a tensor of shape {tuple(result.shape)} "
                         f"({result.size:,} elements); the limit is {limits.MAX_ELEMENTS:,}",
                         node=node.name)
     result.name = node.name
@@ -132,14 +130,10 @@ def _check_result_size(node, operands):
     except ValueError:
         return
     if int(np.prod(shape)) > limits.MAX_ELEMENTS:
-        raise SpecError(f"{node.op} would broadcast its operands to shape {_shape(shape)} "
+        raise SpecError(f"{node.op} would broadcast its operands to shape {shape} "
                         f"({int(np.prod(shape)):,} elements); the limit is "
                         f"{limits.MAX_ELEMENTS:,}. Check the operands' shapes",
                         node=node.name)
-
-
-def _shape(shape) -> str:
-    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
 def evaluate(spec, output=None) -> Result:

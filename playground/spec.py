@@ -66,6 +66,18 @@ _VALUE_HINT = (
 )
 
 
+def check_text(text, what: str, limit: int, kind: str = "text") -> str:
+    """``text`` if it is a string of at most ``limit`` characters; SpecError naming ``what``
+    (the program, the document, ...) otherwise: the size guard of everything a person pastes."""
+    if not isinstance(text, str):
+        raise SpecError(f"the {what} must be {kind}, not {type(text).__name__}")
+    if len(text) > limit:
+        raise SpecError(
+            f"the {what} has {len(text):,} characters, more than the limit of {limit:,}"
+        )
+    return text
+
+
 def check_name(name) -> str:
     """``name`` if it can name a node; SpecError saying why not otherwise."""
     if not isinstance(name, str):
@@ -247,6 +259,16 @@ def materialise(value) -> np.ndarray:
     if isinstance(value, dict):
         return _MAKERS[value["fn"]](value, tuple(value["shape"])).astype(np.float64)
     return np.array(value, dtype=np.float64)
+
+
+def ancestors(nodes, name: str) -> set[str]:
+    """``name`` and every node it is computed from. ``nodes`` are in graph order (operands
+    first) and have ``.name`` and ``.operands``: a spec's nodes, or an evaluated Result's."""
+    seen = {name}
+    for node in reversed(nodes):
+        if node.name in seen:
+            seen.update(node.operands)
+    return seen
 
 
 # ---------------------------------------------------------------------------------------------
@@ -554,13 +576,7 @@ class GraphSpec:
                 text = bytes(text).decode("utf-8")
             except UnicodeDecodeError:
                 raise SpecError("the document is not UTF-8 text") from None
-        if not isinstance(text, str):
-            raise SpecError(f"a graph document is JSON text, not {type(text).__name__}")
-        if len(text) > limits.MAX_JSON_CHARS:
-            raise SpecError(
-                f"the document has {len(text):,} characters, more than the limit of "
-                f"{limits.MAX_JSON_CHARS:,}"
-            )
+        check_text(text, "document", limits.MAX_JSON_CHARS, kind="JSON text")
         try:
             doc = json.loads(text, parse_constant=_reject_constant)
         except json.JSONDecodeError as err:

@@ -12,14 +12,8 @@ import math
 import numpy as np
 import pandas as pd
 
+from autograd.format import array_text, shape_text
 from playground.evaluate import Result
-from playground.render import format_array, format_shape
-
-
-def _text(a: np.ndarray | None) -> str:
-    if a is None:
-        return ""
-    return " ".join(line.strip() for line in format_array(a))
 
 
 def node_table(result: Result) -> pd.DataFrame:
@@ -33,9 +27,9 @@ def node_table(result: Result) -> pd.DataFrame:
             "name": n.name,
             "kind": n.kind,
             "op": n.op or "",
-            "shape": format_shape(n.shape),
-            "value": _text(n.value),
-            "gradient": _text(n.grad),
+            "shape": shape_text(n.shape),
+            "value": array_text(n.value),
+            "gradient": array_text(n.grad),
             "grad_norm": np.nan if n.grad is None else float(np.linalg.norm(n.grad.ravel())),
             "flag": n.flag or "",
         }
@@ -77,9 +71,9 @@ def matrix_frame(array: np.ndarray) -> pd.DataFrame:
     frame = pd.DataFrame({"row": rows.ravel(), "column": cols.ravel(), "number": grid.ravel()})
     if a.ndim > 2:
         frame.attrs["note"] = (
-            f"The {format_shape(a.shape)} tensor is drawn as {grid.shape[0]} rows of "
+            f"The {shape_text(a.shape)} tensor is drawn as {grid.shape[0]} rows of "
             f"{grid.shape[1]}: the rows run through its leading axes "
-            f"{format_shape(a.shape[:-1])} in order, the last of them fastest; the columns are "
+            f"{shape_text(a.shape[:-1])} in order, the last of them fastest; the columns are "
             "its last axis."
         )
     return frame

@@ -8,6 +8,7 @@ import pytest
 
 import autograd as ag
 from autograd import viz
+from autograd.format import array_text
 
 
 def classic():
@@ -22,10 +23,10 @@ def classic():
 
 def test_to_dot_draws_a_record_per_tensor_with_its_value_and_gradient():
     source = viz.to_dot(classic()).source
-    assert 't0 [label="{ a | shape (1,) | data 2 | grad 4 }"' in source
-    assert 't1 [label="{ b | shape (1,) | data 3 | grad 2 }"' in source
-    assert 't2 [label="{ shape (1,) | data 6 | grad None }"' in source
-    assert 't3 [label="{ shape (1,) | data 8 | grad None }"' in source
+    assert 't0 [label="{ a | shape (1,) | data [2.0000] | grad [4.0000] }"' in source
+    assert 't1 [label="{ b | shape (1,) | data [3.0000] | grad [2.0000] }"' in source
+    assert 't2 [label="{ shape (1,) | data [6.0000] | grad None }"' in source
+    assert 't3 [label="{ shape (1,) | data [8.0000] | grad None }"' in source
 
 
 def test_to_dot_puts_an_oval_per_op_between_its_inputs_and_its_output():
@@ -66,9 +67,11 @@ def test_to_dot_summarises_a_large_tensor_with_statistics_and_the_first_entries(
     (x * x).sum().backward()
     lines = viz.to_dot(x).source.splitlines()
     label = next(line for line in lines if line.strip().startswith("t0"))
-    assert r"data min 0 mean 49.5 max 99\n[0 1 2 3 4 5 …]" in label
-    assert r"grad min 0 mean 99 max 198\n[0 2 4 6 8 10 …]" in label
-    assert "5 6" not in label and "10 12" not in label
+    assert (r"data\lmin 0.0000  mean 49.5000  max 99.0000\l"
+            r"[0.0000, 1.0000, 2.0000, 3.0000, …]\l") in label
+    assert (r"grad\lmin 0.0000  mean 99.0000  max 198.0000\l"
+            r"[0.0000, 2.0000, 4.0000, 6.0000, …]\l") in label
+    assert "4.0000, 5.0000" not in label and "6.0000, 8.0000" not in label
 
 
 def test_to_dot_names_a_non_float64_dtype_next_to_the_shape():
@@ -80,7 +83,8 @@ def test_to_dot_names_a_non_float64_dtype_next_to_the_shape():
 def test_to_dot_renders_to_svg_with_the_values_in_it():
     svg = viz.to_dot(classic()).pipe(format="svg").decode()
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
-    assert ">grad 4</text>" in svg and ">grad 2</text>" in svg and ">Mul</text>" in svg
+    assert ">grad [4.0000]</text>" in svg and ">grad [2.0000]</text>" in svg
+    assert ">Mul</text>" in svg
 
 
 def test_to_dot_without_the_graphviz_package_says_how_to_install_it(monkeypatch):
@@ -91,10 +95,10 @@ def test_to_dot_without_the_graphviz_package_says_how_to_install_it(monkeypatch)
 
 def test_to_ascii_draws_the_result_first_and_each_ops_inputs_below_it():
     assert viz.to_ascii(classic()) == (
-        "#3 = Add  shape (1,)  data 8  grad None\n"
-        "├── #2 = Mul  shape (1,)  data 6  grad None\n"
-        "│   ├── a  shape (1,)  data 2  grad 4\n"
-        "│   └── b  shape (1,)  data 3  grad 2\n"
+        "#3 = Add  shape (1,)  data [8.0000]  grad None\n"
+        "├── #2 = Mul  shape (1,)  data [6.0000]  grad None\n"
+        "│   ├── a  shape (1,)  data [2.0000]  grad [4.0000]\n"
+        "│   └── b  shape (1,)  data [3.0000]  grad [2.0000]\n"
         "└── a (drawn above)"
     )
 
@@ -102,7 +106,8 @@ def test_to_ascii_draws_the_result_first_and_each_ops_inputs_below_it():
 def test_to_ascii_summarises_large_values_on_one_line():
     x = ag.tensor(np.arange(10.0), name="x")
     assert viz.to_ascii(x) == (
-        "x  shape (10,)  data min 0 mean 4.5 max 9; [0 1 2 3 4 5 …]  grad None"
+        "x  shape (10,)  data min 0.0000  mean 4.5000  max 9.0000 "
+        "[0.0000, 1.0000, 2.0000, 3.0000, …]  grad None"
     )
 
 
@@ -112,15 +117,17 @@ def test_to_ascii_stops_at_max_depth_on_a_long_chain():
         y = -y
     lines = viz.to_ascii(y, max_depth=3).splitlines()
     assert len(lines) == 5
-    assert lines[3] == "        └── #1997 = Neg  shape ()  data -1  grad None"
+    assert lines[3] == "        └── #1997 = Neg  shape ()  data -1.0000  grad None"
     assert lines[4] == "            └── … inputs deeper than max_depth=3 not shown"
 
 
-def test_summarise_shows_small_arrays_whole_and_large_ones_by_statistics():
-    assert viz.summarise(np.array(2.0)) == "2"
-    assert viz.summarise(np.array([[1.0, 2.5], [3.0, 4.0]])) == "[1 2.5 3 4]"
-    assert viz.summarise(np.array([True, False])) == "[1 0]"
-    assert viz.summarise(np.zeros((0, 3))) == "[]"
-    assert viz.summarise(np.linspace(0, 1, 7), separator=" / ") == (
-        "min 0 mean 0.5 max 1 / [0 0.1667 0.3333 0.5 0.6667 0.8333 …]"
-    )
+def test_a_notebook_drawing_writes_numbers_arrays_and_summaries_as_the_app_does():
+    w = ag.tensor([[0.5, -1.0], [2.0, 0.1]], requires_grad=True, name="w")
+    flags = ag.tensor(np.array([True, False]), name="flags")
+    empty = ag.tensor(np.zeros((0, 3)), name="empty")
+    assert viz.to_ascii(w) == f"w  shape (2, 2)  data {array_text(w.data)}  grad None"
+    assert array_text(w.data) == "[[0.5000, -1.0000] [2.0000, 0.1000]"
+    assert "data [1.0000, 0.0000]" in viz.to_ascii(flags)
+    assert "data []" in viz.to_ascii(empty)
+    label = viz.to_dot(w).source
+    assert r"data\l[[0.5000, -1.0000]\l [2.0000, 0.1000]\l" in label

@@ -1,11 +1,14 @@
 """Finite differences against the engine's gradients: the element table and the epsilon sweep."""
 
+import inspect
 import math
 import re
 
 import numpy as np
 import pytest
 
+import autograd as ag
+from autograd.gradcheck import close
 from playground import gradient_check, limits, parse
 from playground.checks import (
     ATOL,
@@ -61,9 +64,51 @@ def test_a_vector_output_is_checked_through_its_sum():
 
 def test_the_table_states_its_pass_rule():
     assert gradient_check(TANH).attrs["rule"] == PASS_RULE
-    atol, rtol = re.fullmatch(r"\|analytic - numeric\| <= (\S+) \+ (\S+) \* max\(.*\)",
+    atol, rtol = re.fullmatch(r"\|analytic - numeric\| <= (\S+) \+ (\S+) \* \|numeric\|",
                               PASS_RULE).groups()
     assert (float(atol), float(rtol)) == (ATOL, RTOL)
+
+
+def test_the_page_and_ag_gradcheck_share_one_pass_rule_and_its_tolerances():
+    assert inspect.signature(ag.gradcheck).parameters["atol"].default == ATOL
+    assert inspect.signature(ag.gradcheck).parameters["rtol"].default == RTOL
+
+
+def test_a_graph_the_page_failed_and_ag_gradcheck_passed_now_passes_both():
+    # y = x**3 at x = 0.3 with eps = 1e-2: the central difference is off by exactly eps**2 =
+    # 1e-4 (truncation), more than the page's old 1e-6 + 1e-4 * 0.27 but within gradcheck's
+    # 1e-5 + 1e-3 * 0.27. Before, the page said "differs" where ag.gradcheck said True.
+    row = gradient_check(parse("x = 0.3\ny = x ** 3"), eps=1e-2).iloc[0]
+    assert row["abs_error"] == pytest.approx(1e-4, rel=1e-6)
+    assert row["abs_error"] > 1e-6 + 1e-4 * abs(row["analytic"])  # the old page rule failed it
+    x = ag.tensor(0.3, requires_grad=True)
+    assert ag.gradcheck(lambda t: t**3, (x,), eps=1e-2)
+    assert row["passed"]
+
+
+@pytest.mark.parametrize(("text", "fn"), [
+    ("x = 0.3\ny = x ** 3", lambda x: x**3),
+    ("x = 0.0\ny = relu(x)", ag.relu),
+    ("x = 1.5\ny = tanh(x)", ag.tanh),
+    ("x = [1.0, 0.0]\ny = sqrt(x)\nz = sum(y)", lambda x: ag.sqrt(x).sum()),
+])
+@pytest.mark.parametrize("eps", [1e-1, 1e-2, 1e-6])
+def test_the_page_passes_a_graph_exactly_when_ag_gradcheck_passes_the_same_function(
+    text, fn, eps
+):
+    spec = parse(text)
+    x = ag.tensor(spec["x"].array(), requires_grad=True)
+    with np.errstate(all="ignore"):
+        engine_says = ag.gradcheck(fn, (x,), eps=eps, raise_exception=False)
+    assert bool(gradient_check(spec, eps=eps)["passed"].all()) == engine_says
+
+
+@pytest.mark.parametrize(("analytic", "numeric"), [
+    (3.0, 3.0 + 2e-3), (3.0, 3.0 + 4e-3), (0.0, 5e-6), (0.0, 2e-5), (1e6, 1e6 + 900.0),
+    (math.nan, 1.0), (1.0, math.inf), (math.inf, math.inf),
+])
+def test_each_row_passes_exactly_when_close_says_so(analytic, numeric):
+    assert _row("x", (), analytic, numeric)["passed"] is bool(close(analytic, numeric))
 
 
 def test_moving_an_input_recomputes_only_the_steps_between_it_and_the_output():

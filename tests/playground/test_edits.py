@@ -10,9 +10,6 @@ from playground.edits import (
     dependents,
     fresh_name,
     rename,
-    set_attrs,
-    set_kind,
-    set_operands,
     set_output,
     set_value,
 )
@@ -76,27 +73,6 @@ def test_set_value_changes_a_leaf_and_checks_the_value():
 def test_set_value_on_an_op_node_explains_why_not():
     with pytest.raises(SpecError, match="`c` is an op node; its value comes from its operands"):
         set_value(BASE, "c", 1.0)
-
-
-def test_set_kind_switches_a_leaf_between_input_and_const():
-    spec = set_kind(BASE, "b", "const")
-    assert spec["b"].kind == "const" and spec["b"].value == 3.0
-    with pytest.raises(SpecError, match="only a leaf can switch"):
-        set_kind(BASE, "c", "const")
-
-
-def test_set_attrs_and_set_operands_change_an_op():
-    spec = parse("x = [[1.0, 2.0]]\ny = 1.0\ns = sum(x)")
-    assert set_attrs(spec, "s", {"axis": 1})["s"].attrs == {"axis": 1}
-    assert set_operands(spec, "s", ["y"])["s"].operands == ("y",)
-    with pytest.raises(SpecError, match="sum has no attribute `dim`"):
-        set_attrs(spec, "s", {"dim": 1})
-    with pytest.raises(SpecError, match="only op nodes have attributes"):
-        set_attrs(spec, "x", {"axis": 1})
-    with pytest.raises(SpecError, match="cycle s → t → s"):
-        set_operands(parse("x = 1.0\ns = tanh(x)\nt = exp(s)"), "s", ["t"])
-    with pytest.raises(SpecError, match="operand `u` is defined after this node"):
-        set_operands(parse("x = 1.0\ns = tanh(x)\nu = exp(x)"), "s", ["u"])
 
 
 def test_set_output_chooses_and_clears():

@@ -227,7 +227,9 @@ def test_asking_for_an_unknown_node_of_a_result_is_refused():
         evaluate(get("classic").spec).value("z")
 
 
-def test_forward_can_replace_leaf_values_by_name():
-    tensors = forward(get("classic").spec, {"a": np.array(5.0)})
-    assert tensors["d"].item() == 20.0
-    assert get("classic").spec["a"].value == 2.0
+def test_forward_builds_every_node_by_name_and_only_inputs_require_grad():
+    tensors = forward(parse("x = 2.0\nc = const(3.0)\ny = x * c"))
+    assert list(tensors) == ["x", "c", "y"]
+    assert [t.name for t in tensors.values()] == ["x", "c", "y"]
+    assert (tensors["x"].requires_grad, tensors["c"].requires_grad) == (True, False)
+    assert tensors["y"].item() == 6.0 and tensors["y"].requires_grad

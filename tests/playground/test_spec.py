@@ -10,10 +10,11 @@ from hypothesis.extra import numpy as hnp
 
 from playground import limits
 from playground.errors import SpecError
+from playground.evaluate import evaluate
 from playground.expr import parse
 from playground.registry import OPS
 from playground.share import decode, encode
-from playground.spec import RESERVED, GraphSpec, Node, materialise
+from playground.spec import RESERVED, GraphSpec, Node, ancestors, materialise
 
 
 def small_graph():
@@ -508,3 +509,12 @@ def test_specs_and_errors_survive_pickling_and_deep_copies():
     assert copy.deepcopy(spec) == spec
     err = pickle.loads(pickle.dumps(SpecError("bad", node="h", line=2, col=3)))
     assert (str(err), err.node, err.line, err.col) == ("line 2, column 3, node `h`: bad", "h", 2, 3)
+
+
+def test_ancestors_are_a_node_and_everything_it_is_computed_from():
+    spec = parse("a = 2.0\nb = 3.0\nc = a * b\nd = c + a\ne = tanh(b)")
+    assert ancestors(spec.nodes, "d") == {"a", "b", "c", "d"}
+    assert ancestors(spec.nodes, "e") == {"b", "e"}
+    assert ancestors(spec.nodes, "a") == {"a"}
+    result = evaluate(spec, output="e")  # an evaluated graph's nodes walk the same way
+    assert ancestors(result.nodes, result.output) == {"b", "e"}
