@@ -50,6 +50,12 @@ class Function:
     def backward(self, grad_output):
         raise NotImplementedError(f"{self.name} must define backward(self, grad_output)")
 
+    def jvp(self, *tangents):
+        """Forward mode: the output's tangent from one tangent per input (arrays)."""
+        raise NotImplementedError(
+            f"{self.name} has no forward-mode derivative: define jvp(self, *tangents) returning "
+            "the output's tangent, or use reverse mode (backward) for this op")
+
     def hint(self, inputs, **attrs):
         """Advice for a student when ``forward`` fails on these input Tensors (None: none)."""
         return None
@@ -132,6 +138,9 @@ def _record(fn, inputs, attrs):
             fn._saved = tuple(out if saved is raw else saved for saved in fn._saved)
     result = _new_tensor(Tensor)
     result.data = out
+    level = _dual_level.get()
+    if level is not None:
+        push_tangent(fn, inputs, result, level)
     if requires_grad and _grad_enabled.get():
         result.requires_grad = True
         result.grad_fn = fn
@@ -175,4 +184,6 @@ def _broadcast_message(fn, inputs, attrs):
 _new_tensor = object.__new__
 
 # Imported last: tensor.py imports the ops, which subclass Function, so Function must exist first.
+from .forward_ad import _level as _dual_level  # noqa: E402
+from .forward_ad import push_tangent  # noqa: E402
 from .tensor import Tensor, as_tensor  # noqa: E402

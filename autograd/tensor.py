@@ -19,6 +19,7 @@ class Tensor:
     name = None
     _hooks = None
     _retains_grad = False
+    _tangent = None  # (dual level, ndarray) in forward mode: see forward_ad
     # NumPy defers to our reflected operators (ndarray * Tensor -> Tensor.__rmul__).
     __array_ufunc__ = None
 

@@ -1,5 +1,7 @@
 """Arithmetic: + - * / ** and negation."""
 
+import numpy as np
+
 from ..function import Function
 from . import array_or_tensor
 from .exposed import exposed
@@ -16,6 +18,9 @@ class Add(Function):
     def backward(self, grad):
         return grad, grad
 
+    def jvp(self, tangent_a, tangent_b):
+        return tangent_a + tangent_b
+
 
 @exposed("sub")
 class Sub(Function):
@@ -27,6 +32,9 @@ class Sub(Function):
 
     def backward(self, grad):
         return grad, -grad
+
+    def jvp(self, tangent_a, tangent_b):
+        return tangent_a - tangent_b
 
 
 @exposed("mul")
@@ -42,6 +50,10 @@ class Mul(Function):
         a, b = self.saved_tensors
         need_a, need_b = self.needs_input_grad
         return (grad * b if need_a else None), (grad * a if need_b else None)
+
+    def jvp(self, tangent_a, tangent_b):
+        a, b = self.saved_tensors
+        return tangent_a * b + a * tangent_b
 
 
 @exposed("div")
@@ -59,6 +71,10 @@ class Div(Function):
         grad_a = grad / b
         return (grad_a if need_a else None), (-grad_a * a / b if need_b else None)
 
+    def jvp(self, tangent_a, tangent_b):
+        a, b = self.saved_tensors
+        return (tangent_a - a / b * tangent_b) / b
+
 
 @exposed("neg")
 class Neg(Function):
@@ -70,6 +86,8 @@ class Neg(Function):
 
     def backward(self, grad):
         return -grad
+
+    jvp = backward
 
 
 @exposed("pow")
@@ -91,3 +109,10 @@ class Pow(Function):
         grad_a = grad * b * a ** (b - 1) if need_a else None
         grad_b = grad * out * array_or_tensor.log(a) if need_b else None
         return grad_a, grad_b
+
+    def jvp(self, tangent_a, tangent_b):
+        a, b, out = self.saved_tensors
+        tangent = tangent_a * b * a ** (b - 1)
+        if tangent_b.any():  # d/db needs log a, which is NaN for a < 0: only when b moves
+            tangent = tangent + tangent_b * out * np.log(a)
+        return tangent

@@ -21,6 +21,8 @@ class Exp(Function):
         (out,) = self.saved_tensors
         return grad * out
 
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
 
 @exposed("log")
 class Log(Function):
@@ -34,6 +36,8 @@ class Log(Function):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return grad / a
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("sqrt")
@@ -49,6 +53,8 @@ class Sqrt(Function):
     def backward(self, grad):
         (out,) = self.saved_tensors
         return grad / (2 * out)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("square")
@@ -66,6 +72,8 @@ class Square(Function):
         (a,) = self.saved_tensors
         return grad * 2 * a
 
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
 
 @exposed("abs")
 class Abs(Function):
@@ -82,6 +90,8 @@ class Abs(Function):
         (a,) = self.saved_tensors
         return grad * array_or_tensor.sign(a)
 
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
 
 @exposed("sign")
 class Sign(Function):
@@ -97,6 +107,8 @@ class Sign(Function):
     def backward(self, grad):
         return np.zeros(grad.shape, dtype=grad.dtype)
 
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
 
 @exposed("sin")
 class Sin(Function):
@@ -110,6 +122,8 @@ class Sin(Function):
     def backward(self, grad):
         (a,) = self.saved_tensors
         return grad * array_or_tensor.cos(a)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("cos")
@@ -125,6 +139,8 @@ class Cos(Function):
         (a,) = self.saved_tensors
         return -grad * array_or_tensor.sin(a)
 
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
 
 @exposed("tanh")
 class Tanh(Function):
@@ -139,6 +155,8 @@ class Tanh(Function):
     def backward(self, grad):
         (out,) = self.saved_tensors
         return grad * (1 - out * out)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("sigmoid")
@@ -157,6 +175,8 @@ class Sigmoid(Function):
         (out,) = self.saved_tensors
         return grad * out * (1 - out)
 
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
 
 @exposed("relu")
 class Relu(Function):
@@ -173,6 +193,8 @@ class Relu(Function):
     def backward(self, grad):
         (out,) = self.saved_tensors
         return grad * array_or_tensor.positive(out)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("leaky_relu")
@@ -192,6 +214,8 @@ class LeakyRelu(Function):
         slope = self.negative_slope
         return grad * (slope + (1 - slope) * array_or_tensor.positive(a))
 
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
 
 class Clip(Function):
     """a limited to [low, high]; the gradient passes only where a is inside."""
@@ -207,6 +231,8 @@ class Clip(Function):
     def backward(self, grad):
         (inside,) = self.saved_tensors
         return grad * inside
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("maximum")
@@ -225,6 +251,10 @@ class Maximum(Function):
         (weight_a,) = self.saved_tensors
         return grad * weight_a, grad * (1 - weight_a)
 
+    def jvp(self, tangent_a, tangent_b):
+        (weight_a,) = self.saved_tensors
+        return tangent_a * weight_a + tangent_b * (1 - weight_a)
+
 
 @exposed("minimum")
 class Minimum(Function):
@@ -241,6 +271,10 @@ class Minimum(Function):
     def backward(self, grad):
         (weight_a,) = self.saved_tensors
         return grad * weight_a, grad * (1 - weight_a)
+
+    def jvp(self, tangent_a, tangent_b):
+        (weight_a,) = self.saved_tensors
+        return tangent_a * weight_a + tangent_b * (1 - weight_a)
 
 
 def _share(wins, ties, dtype):
@@ -262,6 +296,9 @@ class Cast(Function):
     def backward(self, grad):
         return grad.astype(self.dtype) if isinstance(grad, np.ndarray) else grad.to(self.dtype)
 
+    def jvp(self, tangent):
+        return tangent  # the engine gives every tangent its output's dtype
+
 
 class Where(Function):
     """x where condition holds, else y; the condition is a constant attribute."""
@@ -278,6 +315,10 @@ class Where(Function):
         need_x, need_y = self.needs_input_grad
         return (array_or_tensor.where(condition, grad, 0.0) if need_x else None,
                 array_or_tensor.where(condition, 0.0, grad) if need_y else None)
+
+    def jvp(self, tangent_x, tangent_y):
+        (condition,) = self.saved_tensors
+        return np.where(condition, tangent_x, tangent_y)
 
 
 @exposed("clip")

@@ -42,6 +42,10 @@ class MatMul(Function):
                 grad_b = grad_b.reshape(grad_b.shape[:-1])
         return grad_a, grad_b
 
+    def jvp(self, tangent_a, tangent_b):
+        a, b = self.saved_tensors
+        return np.matmul(tangent_a, b) + np.matmul(a, tangent_b)
+
 
 class Linear(Function):
     """``x @ weight.T + bias`` as one node, as PyTorch's addmm does: the weight's gradient
@@ -73,6 +77,11 @@ class Linear(Function):
         if len(needs) == 2:
             return grad_x, grad_weight
         return grad_x, grad_weight, (rows.sum(axis=0) if needs[2] else None)
+
+    def jvp(self, tangent_x, tangent_weight, tangent_bias=None):
+        x, weight = self.saved_tensors
+        out = np.matmul(tangent_x, weight.T) + np.matmul(x, tangent_weight.T)
+        return out if tangent_bias is None else out + tangent_bias
 
 
 def _shape_message(a_shape, b_shape):

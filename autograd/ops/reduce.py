@@ -39,6 +39,11 @@ class _Reduction(Function):
         self.kept = _kept_shape(a.shape, axes)
         return axes
 
+    def _reduce(self, tangent):
+        """A tangent summed over the reduced axes (the engine reshapes it to the output's)."""
+        axes = tuple(i for i, (k, n) in enumerate(zip(self.kept, self.shape)) if k != n)
+        return tangent.sum(axis=axes, keepdims=True)
+
     def _expand(self, grad):
         """The gradient of the reduced output, broadcast back over the reduced axes."""
         return array_or_tensor.broadcast_to(grad.reshape(self.kept), self.shape)
@@ -56,6 +61,8 @@ class Sum(_Reduction):
     def backward(self, grad):
         return self._expand(grad)
 
+    jvp = _Reduction._reduce
+
 
 @exposed("mean")
 class Mean(_Reduction):
@@ -69,6 +76,9 @@ class Mean(_Reduction):
 
     def backward(self, grad):
         return self._expand(grad / self.count)
+
+    def jvp(self, tangent):
+        return self._reduce(tangent) / self.count
 
 
 class _Extreme(_Reduction):
@@ -92,6 +102,10 @@ class _Extreme(_Reduction):
     def backward(self, grad):
         (share,) = self.saved_tensors
         return self._expand(grad) * share
+
+    def jvp(self, tangent):
+        (share,) = self.saved_tensors
+        return self._reduce(tangent * share)
 
 
 @exposed("max")
@@ -126,6 +140,10 @@ class LogSumExp(_Reduction):
         a, out = self.saved_tensors
         return self._expand(grad) * array_or_tensor.exp(a - out.reshape(self.kept))
 
+    def jvp(self, tangent):
+        a, out = self.saved_tensors
+        return self._reduce(tangent * np.exp(a - out.reshape(self.kept)))
+
 
 @exposed("softmax")
 class Softmax(Function):
@@ -145,6 +163,10 @@ class Softmax(Function):
         (out,) = self.saved_tensors
         return out * (grad - (grad * out).sum(axis=self.axis, keepdims=True))
 
+    def jvp(self, tangent):
+        (out,) = self.saved_tensors
+        return out * (tangent - (tangent * out).sum(axis=self.axis, keepdims=True))
+
 
 @exposed("log_softmax")
 class LogSoftmax(Function):
@@ -163,3 +185,7 @@ class LogSoftmax(Function):
     def backward(self, grad):
         (out,) = self.saved_tensors
         return grad - array_or_tensor.exp(out) * grad.sum(axis=self.axis, keepdims=True)
+
+    def jvp(self, tangent):
+        (out,) = self.saved_tensors
+        return tangent - (np.exp(out) * tangent).sum(axis=self.axis, keepdims=True)

@@ -12,11 +12,11 @@ from .exposed import exposed
 
 
 class Reshape(Function):
-    __slots__ = ("shape",)
+    __slots__ = ("shape", "new_shape")
     backward_runs_on_arrays = True
 
     def forward(self, a, shape):
-        self.shape = a.shape
+        self.shape, self.new_shape = a.shape, shape
         try:
             return a.reshape(shape)
         except ValueError:
@@ -27,6 +27,9 @@ class Reshape(Function):
 
     def backward(self, grad):
         return grad.reshape(self.shape)
+
+    def jvp(self, tangent):
+        return tangent.reshape(self.new_shape)
 
 
 class Transpose(Function):
@@ -48,6 +51,9 @@ class Transpose(Function):
         return (f"axes must list each of 0..{ndim - 1} exactly once, e.g. "
                 f"{list(reversed(range(ndim)))}")
 
+    def jvp(self, tangent):
+        return tangent.transpose(self.axes)
+
 
 @exposed("broadcast_to")
 class BroadcastTo(Function):
@@ -65,6 +71,9 @@ class BroadcastTo(Function):
     def hint(self, inputs, shape):
         return (f"the target shape is {tuple(shape)}: {_called(inputs[0])}'s sizes must each "
                 "equal the target's last sizes or be 1")
+
+    def jvp(self, tangent):
+        return tangent  # the engine broadcasts every tangent to its output's shape
 
 
 class Index(Function):
@@ -85,19 +94,25 @@ class Index(Function):
         return (f"the indices of an axis of size n run from 0 to n - 1 (or -n to -1); "
                 f"{_called(inputs[0])} has shape {inputs[0].shape}")
 
+    def jvp(self, tangent):
+        return tangent[self.key]
+
 
 class IndexAdd(Function):
     """Scatter-add into zeros: the derivative of indexing, and itself differentiable by indexing."""
 
-    __slots__ = ("key",)
+    __slots__ = ("key", "shape")
     backward_runs_on_arrays = True
 
     def forward(self, grad, key, shape):
-        self.key = key
+        self.key, self.shape = key, shape
         return array_or_tensor._index_add_array(grad, key, shape)
 
     def backward(self, grad):
         return grad[self.key]
+
+    def jvp(self, tangent):
+        return array_or_tensor.index_add(tangent, self.key, self.shape)
 
 
 class Concatenate(Function):
@@ -120,6 +135,9 @@ class Concatenate(Function):
                 f"on every axis but the one joined (axis {axis}), which must exist; got shapes "
                 f"{', '.join(str(t.shape) for t in inputs)}")
 
+    def jvp(self, *tangents):
+        return np.concatenate(tangents, axis=self.axis)
+
 
 class Stack(Function):
     __slots__ = ("axis", "count")
@@ -141,6 +159,9 @@ class Stack(Function):
             return None
         return (f"stack needs operands of one shape, got {', '.join(map(str, sorted(shapes)))}; "
                 "reshape them to match")
+
+    def jvp(self, *tangents):
+        return np.stack(tangents, axis=self.axis)
 
 
 def shape_arg(shape):

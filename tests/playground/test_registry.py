@@ -232,3 +232,24 @@ def test_second_derivatives_of_every_op_match_finite_differences(name):
         assert not any(g.requires_grad for g in grads)
     else:
         check_second_order(f, *arrays, rng=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_forward_mode_of_every_op_matches_finite_differences_and_reverse_mode(name):
+    """The tangent J t from forward mode equals central differences along t, and agrees with
+    reverse mode: <u, J t> = <J^T u, t> for random t and u."""
+    f, arrays = _over_differentiable(name)
+    rng = np.random.default_rng(1)
+    tangents = [rng.standard_normal(np.shape(a)) for a in arrays]
+    value, pushed = ag.func.jvp(f, [ag.tensor(a) for a in arrays],
+                                [ag.tensor(t) for t in tangents])
+    eps = 1e-6
+    plus = f(*[ag.tensor(a + eps * t) for a, t in zip(arrays, tangents)]).data
+    minus = f(*[ag.tensor(a - eps * t) for a, t in zip(arrays, tangents)]).data
+    np.testing.assert_allclose(pushed.data, (plus - minus) / (2 * eps), rtol=1e-5, atol=1e-7)
+    u = rng.standard_normal(value.shape)
+    _, vjp_fn = ag.func.vjp(f, *[ag.tensor(a) for a in arrays])
+    pulled = vjp_fn(ag.tensor(u))
+    np.testing.assert_allclose(np.sum(u * pushed.data),
+                               sum(np.sum(g.data * t) for g, t in zip(pulled, tangents)),
+                               rtol=1e-10, atol=1e-10)
