@@ -46,7 +46,8 @@ class OpInfo:
 
     ``symbol`` is its operator in the expression language ("+", "@", unary "-"), if it has one;
     ``example`` is a call a student can copy; ``apply(*tensors, **attrs)`` runs it with the engine;
-    ``torch`` is how the PyTorch export writes it.
+    ``torch`` is how the PyTorch export writes it; ``sentence`` says in plain words what the
+    local derivative does, for the Gradients and Step through pages.
     ``needs_one_of`` names attributes of which at least one must be given (clip: min or max).
     """
 
@@ -60,6 +61,7 @@ class OpInfo:
     torch: TorchCode
     symbol: str | None = None
     needs_one_of: tuple[str, ...] = ()
+    sentence: str = ""
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called ``name``, or None."""
@@ -220,29 +222,30 @@ _KEEPDIMS = Attr("keepdims", "bool", False)
 _LAST = Attr("axis", "dim", -1)
 
 
-def _binary(name, symbol, description, derivative, torch):
+def _binary(name, symbol, description, derivative, torch, sentence):
     """An elementwise op of two operands, applied as ``autograd.<name>``."""
     example = f"a {symbol} b" if symbol else f"{name}(a, b)"
-    return OpInfo(name, 2, (), description, derivative, getattr(ag, name), example, torch, symbol)
+    return OpInfo(name, 2, (), description, derivative, getattr(ag, name), example, torch,
+                  symbol, sentence=sentence)
 
 
-def _unary(name, description, derivative, torch=None):
-    """An elementwise op of one operand: ``autograd.<name>``, ``torch.<name>`` unless given."""
+def _unary(name, description, derivative, sentence):
+    """An elementwise op of one operand: ``autograd.<name>``, written ``torch.<name>``."""
     return OpInfo(name, 1, (), description, derivative, getattr(ag, name), f"{name}(x)",
-                  torch or torch_code.call(f"torch.{name}"))
+                  torch_code.call(f"torch.{name}"), sentence=sentence)
 
 
-def _reduction(name, description, derivative, torch_name):
+def _reduction(name, description, derivative, torch_name, sentence):
     """A reduction over all axes or the given ones: ``autograd.<name>(x, axis, keepdims)``."""
     return OpInfo(name, 1, (_AXIS, _KEEPDIMS), description, derivative, getattr(ag, name),
-                  f"{name}(x, axis=0)", torch_code.reduction(torch_name))
+                  f"{name}(x, axis=0)", torch_code.reduction(torch_name), sentence=sentence)
 
 
-def _shape_op(name, attrs, description, apply, example, torch):
+def _shape_op(name, attrs, description, apply, example, torch, sentence):
     """A shape op: it moves elements, so its gradient moves them back."""
     return OpInfo(name, 1, attrs, description,
                   r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))", apply,
-                  example, torch)
+                  example, torch, sentence=sentence)
 
 
 def _class_indices(target) -> np.ndarray:
@@ -290,72 +293,143 @@ _ENTRIES = (
         "add", "+", "Elementwise sum a + b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = 1,\quad \frac{\partial y}{\partial b} = 1",
         torch_code.infix("+"),
+        sentence=(
+            'Addition passes the gradient through unchanged to both operands; where an operand '
+            'was broadcast, its gradient is summed over the copies.'
+        ),
     ),
     _binary(
         "sub", "-", "Elementwise difference a - b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = 1,\quad \frac{\partial y}{\partial b} = -1",
         torch_code.infix("-"),
+        sentence=(
+            'Subtraction passes the gradient to the first operand unchanged and to the second '
+            'with its sign flipped.'
+        ),
     ),
     _binary(
         "mul", "*", "Elementwise product a * b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = b,\quad \frac{\partial y}{\partial b} = a",
         torch_code.infix("*"),
+        sentence=(
+            "Each factor's gradient is the upstream gradient times the other factor: nudging a "
+            'moves a*b by b.'
+        ),
     ),
     _binary(
         "div", "/", "Elementwise quotient a / b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = \frac{1}{b},\quad "
         r"\frac{\partial y}{\partial b} = -\frac{a}{b^2}",
         torch_code.infix("/"),
+        sentence=(
+            "Dividing by b scales a's gradient by 1/b; b's gradient is -a/b², so small "
+            'denominators make large gradients.'
+        ),
     ),
     _binary(
         "pow", "**", "Elementwise power a ** b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = b\,a^{b-1},\quad "
         r"\frac{\partial y}{\partial b} = a^{b} \ln a",
         torch_code.infix("**"),
+        sentence=(
+            'The power rule b·a^(b-1) for the base; for the exponent a^b·ln a, which needs a > 0.'
+        ),
     ),
     _binary(
         "matmul", "@", "Matrix product a @ b (vectors and stacks of matrices too).",
         r"\bar{A} = \bar{Y} B^{\top},\quad \bar{B} = A^{\top} \bar{Y}",
         torch_code.infix("@"),
+        sentence=(
+            "A matrix product's gradient is another matrix product: the upstream gradient times "
+            'the other operand, transposed.'
+        ),
     ),
     OpInfo(
         "neg", 1, (), "Negation -x.", r"\frac{\partial y}{\partial x} = -1",
         ag.neg, "-x", torch_code.code(lambda x, a, n: f"-{x[0]}"), "-",
+        sentence='Negation flips the sign of the gradient.',
     ),
-    _unary("exp", "Elementwise e to the power x.", r"\frac{dy}{dx} = e^{x}"),
-    _unary("log", "Elementwise natural logarithm.", r"\frac{dy}{dx} = \frac{1}{x}"),
-    _unary("square", "Elementwise x * x.", r"\frac{dy}{dx} = 2x"),
-    _unary("sqrt", "Elementwise square root.", r"\frac{dy}{dx} = \frac{1}{2\sqrt{x}}"),
-    _unary("abs", "Elementwise absolute value.", r"\frac{dy}{dx} = \operatorname{sign}(x)"),
-    _unary("sign", "Elementwise sign: -1, 0 or 1.", r"\frac{dy}{dx} = 0"),
-    _unary("sin", "Elementwise sine.", r"\frac{dy}{dx} = \cos x"),
-    _unary("cos", "Elementwise cosine.", r"\frac{dy}{dx} = -\sin x"),
+    _unary("exp", "Elementwise e to the power x.", r"\frac{dy}{dx} = e^{x}",
+        sentence='exp is its own derivative: the gradient is scaled by the output itself.',
+    ),
+    _unary("log", "Elementwise natural logarithm.", r"\frac{dy}{dx} = \frac{1}{x}",
+        sentence='log grows ever more slowly: its slope 1/x is steep near 0 and flat for large x.',
+    ),
+    _unary("square", "Elementwise x * x.", r"\frac{dy}{dx} = 2x",
+        sentence=(
+            'Squaring doubles and scales: the slope of x² is 2x, zero at the bottom of the '
+            'parabola.'
+        ),
+    ),
+    _unary("sqrt", "Elementwise square root.", r"\frac{dy}{dx} = \frac{1}{2\sqrt{x}}",
+        sentence='sqrt rises steeply near 0: its slope 1/(2√x) becomes infinite at 0.',
+    ),
+    _unary("abs", "Elementwise absolute value.", r"\frac{dy}{dx} = \operatorname{sign}(x)",
+        sentence=(
+            'abs has slope -1 left of 0 and +1 right of it; at the kink the engine uses 0, as '
+            'PyTorch does.'
+        ),
+    ),
+    _unary("sign", "Elementwise sign: -1, 0 or 1.", r"\frac{dy}{dx} = 0",
+        sentence=(
+            'sign is flat everywhere except its jump at 0, so its gradient is 0: nothing flows '
+            'back through it.'
+        ),
+    ),
+    _unary("sin", "Elementwise sine.", r"\frac{dy}{dx} = \cos x",
+        sentence='The slope of sin is cos: largest at 0, zero at the peaks.',
+    ),
+    _unary("cos", "Elementwise cosine.", r"\frac{dy}{dx} = -\sin x",
+        sentence='The slope of cos is -sin: zero at 0, where cos peaks.',
+    ),
     _unary(
         "tanh", "Elementwise hyperbolic tangent, squashing to (-1, 1).",
         r"\frac{dy}{dx} = 1 - \tanh^2 x",
+        sentence=(
+            'tanh squashes to (-1, 1); its slope is 1 - tanh², so it stops passing gradient when '
+            'saturated.'
+        ),
     ),
     _unary(
         "sigmoid", "Elementwise logistic function 1 / (1 + e^-x), squashing to (0, 1).",
         r"\frac{dy}{dx} = \sigma(x)\,\bigl(1 - \sigma(x)\bigr)",
+        sentence=(
+            'sigmoid squashes to (0, 1); its slope σ(1-σ) is at most 1/4, at 0, and vanishes in '
+            'the tails.'
+        ),
     ),
-    _unary("relu", "Elementwise max(x, 0).", r"\frac{dy}{dx} = \mathbb{1}[x > 0]"),
+    _unary("relu", "Elementwise max(x, 0).", r"\frac{dy}{dx} = \mathbb{1}[x > 0]",
+        sentence='relu passes the gradient where its input was positive and blocks it elsewhere.',
+    ),
     OpInfo(
         "leaky_relu", 1, (Attr("negative_slope", "float", 0.01),),
         "Elementwise x for x > 0, negative_slope * x otherwise.",
         r"\frac{dy}{dx} = \begin{cases} 1 & x > 0 \\ \alpha & x \le 0 \end{cases}",
         ag.leaky_relu, "leaky_relu(x, negative_slope=0.1)",
         torch_code.call("F.leaky_relu", negative_slope="negative_slope"),
+        sentence=(
+            'leaky_relu passes the gradient where the input was positive and a small fraction of '
+            'it elsewhere, so no unit goes silent.'
+        ),
     ),
     OpInfo(
         "softmax", 1, (_LAST,), "Exponentials normalised to sum to 1 along an axis.",
         r"\frac{\partial y_i}{\partial x_j} = y_i\,(\delta_{ij} - y_j)",
         ag.softmax, "softmax(x, axis=-1)", torch_code.call("torch.softmax", dim="axis"),
+        sentence=(
+            'Raising one logit raises its own probability and lowers all others, because the '
+            'probabilities must still sum to 1.'
+        ),
     ),
     OpInfo(
         "log_softmax", 1, (_LAST,), "Logarithm of softmax, computed stably.",
         r"\frac{\partial y_i}{\partial x_j} = \delta_{ij} - \operatorname{softmax}(x)_j",
         ag.log_softmax, "log_softmax(x, axis=-1)",
         torch_code.call("torch.log_softmax", dim="axis"),
+        sentence=(
+            "Each output's gradient with respect to logit j is 1 for itself minus that logit's "
+            'probability.'
+        ),
     ),
     OpInfo(
         "logsumexp", 1, (_LAST, _KEEPDIMS),
@@ -363,30 +437,50 @@ _ENTRIES = (
         r"\frac{\partial y}{\partial x_i} = \operatorname{softmax}(x)_i",
         ag.logsumexp, "logsumexp(x, axis=-1)",
         torch_code.call("torch.logsumexp", dim="axis", keepdim="keepdims"),
+        sentence=(
+            'A smooth maximum: its gradient is the softmax of the inputs, most weight on the '
+            'largest.'
+        ),
     ),
     _reduction(
         "sum", "Sum of the elements, over all axes or the given ones.",
         r"\frac{\partial y}{\partial x_i} = 1", "torch.sum",
+        sentence='Every element counts once in a sum, so each receives the full upstream gradient.',
     ),
     _reduction(
         "mean", "Mean of the elements, over all axes or the given ones.",
         r"\frac{\partial y}{\partial x_i} = \frac{1}{n}", "torch.mean",
+        sentence=(
+            'Every element counts 1/n in a mean, so each receives the upstream gradient divided '
+            'by n.'
+        ),
     ),
     _reduction(
         "max", "Largest element, over all axes or the given ones.",
         r"\frac{\partial y}{\partial x_i} = \mathbb{1}[x_i = y]\ \text{(shared among ties)}",
         "torch.amax",
+        sentence=(
+            'Only the largest element affects the max, so it alone receives the gradient (ties '
+            'share it).'
+        ),
     ),
     _reduction(
         "min", "Smallest element, over all axes or the given ones.",
         r"\frac{\partial y}{\partial x_i} = \mathbb{1}[x_i = y]\ \text{(shared among ties)}",
         "torch.amin",
+        sentence=(
+            'Only the smallest element affects the min, so it alone receives the gradient (ties '
+            'share it).'
+        ),
     ),
     _shape_op(
         "reshape", (Attr("shape", "shape", None, required=True),),
         "The same elements in a new shape; -1 stands for 'the rest'.",
         lambda x, shape: ag.reshape(x, *shape), "reshape(x, shape=(2, 3))",
         torch_code.code(lambda x, a, n: f"{x[0]}.reshape{tuple(a['shape'])}"),
+        sentence=(
+            "Reshaping moves no values, so the gradient is reshaped back to the input's shape."
+        ),
     ),
     OpInfo(
         "transpose", 1, (Attr("axes", "axes", None),),
@@ -394,20 +488,29 @@ _ENTRIES = (
         r"\bar{x} = \operatorname{transpose}(\bar{y},\ \text{inverse permutation})",
         lambda x, axes=None: ag.transpose(x, *(axes or ())), "transpose(x, axes=(1, 0))",
         torch_code.code(_torch_transpose),
+        sentence=(
+            'Transposing moves values around; the gradient is moved back by the inverse '
+            'permutation.'
+        ),
     ),
     _shape_op(
         "flatten", (), "All elements in one row (a 1-D tensor).",
         lambda x: ag.flatten(x), "flatten(x)", torch_code.call("torch.flatten"),
+        sentence=(
+            "Flattening moves no values, so the gradient is reshaped back to the input's shape."
+        ),
     ),
     _shape_op(
         "squeeze", (_AXIS,), "Axes of size 1 removed (all of them, or the given ones).",
         ag.squeeze, "squeeze(x, axis=0)", torch_code.code(_torch_squeeze),
+        sentence='Removing size-1 axes moves no values, so the gradient is reshaped back.',
     ),
     _shape_op(
         "unsqueeze", (Attr("axis", "dim", None, required=True),),
         "A new axis of size 1 inserted at the given position.",
         ag.unsqueeze, "unsqueeze(x, axis=0)",
         torch_code.code(lambda x, a, n: f"{x[0]}.unsqueeze({a['axis']})"),
+        sentence='Adding a size-1 axis moves no values, so the gradient is reshaped back.',
     ),
     OpInfo(
         "broadcast_to", 1, (Attr("shape", "shape", None, required=True),),
@@ -415,6 +518,10 @@ _ENTRIES = (
         r"\bar{x} = \textstyle\sum_{\text{broadcast axes}} \bar{y}",
         ag.broadcast_to, "broadcast_to(x, shape=(3, 2))",
         torch_code.code(lambda x, a, n: f"{x[0]}.broadcast_to({tuple(a['shape'])})"),
+        sentence=(
+            'An element copied n times contributes n times, so its gradient is the sum over its '
+            'copies.'
+        ),
     ),
     OpInfo(
         "index", 1, (Attr("index", "index", None, required=True),),
@@ -422,6 +529,10 @@ _ENTRIES = (
         r"\bar{x}[i] = \bar{y},\ \text{zero elsewhere}",
         lambda x, index: x[index], "x[0]",
         torch_code.code(lambda x, a, n: f"{x[0]}[{_index_text(a['index'])}]"),
+        sentence=(
+            'Only the picked elements affected the output, so they get the gradient and the rest '
+            'get 0.'
+        ),
     ),
     OpInfo(
         "stack", None, (Attr("axis", "dim", 0),),
@@ -429,6 +540,10 @@ _ENTRIES = (
         r"\bar{x}_k = \bar{y}[k]\ \text{along the new axis}",
         lambda *xs, axis=0: ag.stack(xs, axis=axis), "stack(a, b, axis=0)",
         torch_code.code(lambda x, a, n: f"torch.stack([{', '.join(x)}], dim={a['axis']})"),
+        sentence=(
+            'Each operand filled one slice of the stack, so it gets that slice of the gradient '
+            'back.'
+        ),
     ),
     OpInfo(
         "concatenate", None, (Attr("axis", "dim", 0),),
@@ -436,18 +551,28 @@ _ENTRIES = (
         r"\bar{x}_k = \text{the slice of } \bar{y} \text{ that } x_k \text{ filled}",
         lambda *xs, axis=0: ag.concatenate(xs, axis=axis), "concatenate(a, b, axis=0)",
         torch_code.code(lambda x, a, n: f"torch.cat([{', '.join(x)}], dim={a['axis']})"),
+        sentence=(
+            'Each operand filled one stretch of the result, so it gets that stretch of the '
+            'gradient back.'
+        ),
     ),
     _binary(
         "maximum", None, "Elementwise larger of a and b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = \mathbb{1}[a > b],\quad "
         r"\frac{\partial y}{\partial b} = \mathbb{1}[b > a]\ \text{(ties shared)}",
         torch_code.call("torch.maximum"),
+        sentence=(
+            'Whichever operand was larger gets the gradient; the other gets 0 (ties share it).'
+        ),
     ),
     _binary(
         "minimum", None, "Elementwise smaller of a and b, with broadcasting.",
         r"\frac{\partial y}{\partial a} = \mathbb{1}[a < b],\quad "
         r"\frac{\partial y}{\partial b} = \mathbb{1}[b < a]\ \text{(ties shared)}",
         torch_code.call("torch.minimum"),
+        sentence=(
+            'Whichever operand was smaller gets the gradient; the other gets 0 (ties share it).'
+        ),
     ),
     OpInfo(
         "clip", 1,
@@ -459,6 +584,10 @@ _ENTRIES = (
         r"\frac{dy}{dx} = \mathbb{1}[\min \le x \le \max]",
         ag.clip, "clip(x, min=0.0, max=1.0)", torch_code.code(_torch_clip),
         needs_one_of=("min", "max"),
+        sentence=(
+            'Inside the range clip passes the gradient; where it clipped, the output did not '
+            'move, so the gradient is 0.'
+        ),
     ),
     OpInfo(
         "where", 3, (),
@@ -467,6 +596,9 @@ _ENTRIES = (
         r"\frac{\partial y}{\partial y_0} = \mathbb{1}[c = 0]",
         lambda c, x, y: ag.where(c.data != 0, x, y), "where(c, x, y)",
         torch_code.code(lambda x, a, n: f"torch.where({x[0]} != 0, {x[1]}, {x[2]})"),
+        sentence=(
+            'The chosen operand gets the gradient at each position; the one not chosen gets 0.'
+        ),
     ),
     OpInfo(
         "linear", 3, (),
@@ -474,11 +606,19 @@ _ENTRIES = (
         r"\bar{x} = \bar{y} W,\quad \bar{W} = \bar{y}^{\top} x,\quad "
         r"\bar{b} = \textstyle\sum_{\text{rows}} \bar{y}",
         F.linear, "linear(x, W, b)", torch_code.call("F.linear"),
+        sentence=(
+            "A layer's weight gradient is the upstream gradient times the input, summed over the "
+            'batch; the bias gets the upstream gradient summed.'
+        ),
     ),
     OpInfo(
         "mse_loss", 2, (), "Mean of squared differences (pred - target)^2.",
         r"\frac{\partial L}{\partial p_i} = \frac{2\,(p_i - t_i)}{n}",
         F.mse_loss, "mse_loss(pred, target)", torch_code.call("F.mse_loss"),
+        sentence=(
+            'The gradient points from the target to the prediction, twice the error divided by '
+            'the count.'
+        ),
     ),
     OpInfo(
         "cross_entropy", 2, (),
@@ -488,6 +628,10 @@ _ENTRIES = (
         lambda logits, target: F.cross_entropy(logits, _class_indices(target)),
         "cross_entropy(logits, target)",
         torch_code.code(lambda x, a, n: f"F.cross_entropy({x[0]}, {x[1]}.long())", "F"),
+        sentence=(
+            'Softmax and cross-entropy together give the famously simple gradient p - y: '
+            'predicted minus true probabilities.'
+        ),
     ),
     OpInfo(
         "binary_cross_entropy", 2, (),
@@ -495,6 +639,10 @@ _ENTRIES = (
         r"\frac{\partial L}{\partial p_i} = \frac{p_i - t_i}{p_i\,(1 - p_i)\,n}",
         F.binary_cross_entropy, "binary_cross_entropy(p, target)",
         torch_code.call("F.binary_cross_entropy"),
+        sentence=(
+            'The gradient (p - t) / (p(1 - p)) grows without bound as a confident prediction '
+            'turns out wrong.'
+        ),
     ),
 )
 

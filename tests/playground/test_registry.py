@@ -92,6 +92,8 @@ def test_every_entry_describes_itself(name):
     assert info.description[0].isupper() and info.description.endswith(".")
     assert len(info.description) < 100
     assert "\\" in info.derivative or "=" in info.derivative
+    assert info.sentence[0].isalpha() and info.sentence.endswith(".")
+    assert 20 < len(info.sentence) < 160
     assert info.arity in (1, 2, 3, None)
 
 
