@@ -32,10 +32,10 @@ def array_lines(a, max_elements=SMALL_TENSOR):
     if a.size <= max_elements:
         if a.ndim == 1 or a.size == 0:
             return [_bracket(a.ravel())]
-        rows = a.reshape(-1, a.shape[-1])
-        return ["[" * (a.ndim - 1) + _bracket(rows[0])] + [
-            " " * (a.ndim - 1) + _bracket(r) for r in rows[1:]
-        ]
+        rows = [_bracket(r) for r in a.reshape(-1, a.shape[-1])]
+        lines = ["[" * (a.ndim - 1) + rows[0]] + [" " * (a.ndim - 1) + r for r in rows[1:]]
+        lines[-1] += "]" * (a.ndim - 1)
+        return lines
     return summary_lines(a)
 
 

@@ -36,7 +36,7 @@ def test_a_scalar_is_one_number_and_a_small_vector_one_bracketed_line():
 def test_small_matrix_prints_row_by_row_left_aligned():
     assert array_lines(np.array([[0.5, -1.0], [2.0, 0.1]])) == [
         "[[0.5000, -1.0000]",
-        " [2.0000, 0.1000]",
+        " [2.0000, 0.1000]]",
     ]
 
 
@@ -60,7 +60,7 @@ def test_summary_counts_entries_that_are_not_finite():
 
 def test_array_text_is_the_lines_on_one_line_and_empty_for_no_array():
     assert array_text(np.array([[0.5, -1.0], [2.0, 0.1]])) == (
-        "[[0.5000, -1.0000] [2.0000, 0.1000]"
+        "[[0.5000, -1.0000] [2.0000, 0.1000]]"
     )
     assert "\n" not in array_text(np.arange(100.0))
     assert array_text(np.array(3.0)) == "3.0000"

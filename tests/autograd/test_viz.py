@@ -126,8 +126,8 @@ def test_a_notebook_drawing_writes_numbers_arrays_and_summaries_as_the_app_does(
     flags = ag.tensor(np.array([True, False]), name="flags")
     empty = ag.tensor(np.zeros((0, 3)), name="empty")
     assert viz.to_ascii(w) == f"w  shape (2, 2)  data {array_text(w.data)}  grad None"
-    assert array_text(w.data) == "[[0.5000, -1.0000] [2.0000, 0.1000]"
+    assert array_text(w.data) == "[[0.5000, -1.0000] [2.0000, 0.1000]]"
     assert "data [1.0000, 0.0000]" in viz.to_ascii(flags)
     assert "data []" in viz.to_ascii(empty)
     label = viz.to_dot(w).source
-    assert r"data\l[[0.5000, -1.0000]\l [2.0000, 0.1000]\l" in label
+    assert r"data\l[[0.5000, -1.0000]\l [2.0000, 0.1000]]\l" in label

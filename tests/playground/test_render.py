@@ -131,7 +131,7 @@ def test_large_tensor_is_summarised_with_min_mean_max_and_first_entries():
 def test_small_matrix_prints_row_by_row_left_aligned():
     nodes = (_node("w", "input", [[0.5, -1.0], [2.0, 0.1]], [[1.0, 1.0], [1.0, 1.0]]),)
     result = Result(spec=None, output="w", seeded_with_ones=True, nodes=nodes)
-    assert r"value\l[[0.5000, -1.0000]\l [2.0000, 0.1000]\l" in to_dot(result)
+    assert r"value\l[[0.5000, -1.0000]\l [2.0000, 0.1000]]\l" in to_dot(result)
 
 
 def test_record_special_characters_are_escaped():
