@@ -61,7 +61,7 @@ def test_every_engine_function_has_a_registry_entry():
     missing = sorted(set(engine_functions()) - set(reached) - set(INTERNAL))
     assert not missing, (
         f"Function classes that no registry entry applies: {missing}. Add an entry to "
-        "playground/registry.py (with a case in tests/playground/test_registry.py), or list the "
+        "playground/registry/<family>.py (with a case in tests/playground/test_registry.py), or list the "
         "class in INTERNAL with the reason it has none"
     )
 

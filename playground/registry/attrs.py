@@ -1,0 +1,152 @@
+"""Attribute types: each turns a value into its canonical form or raises ValueError saying why.
+
+Attribute values are kept in a canonical form (tuples, floats, no entries equal to the default),
+so two specs that mean the same thing compare equal and ``apply(*tensors, **attrs)`` just works.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+from .. import limits
+from ..errors import SpecError
+from .entry import OpInfo
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _dim(value) -> int:
+    if not _is_int(value):
+        raise ValueError("must be a whole number such as 0 or -1")
+    if abs(value) > limits.MAX_NDIM:
+        raise ValueError(f"must lie between -{limits.MAX_NDIM} and {limits.MAX_NDIM}")
+    return value
+
+
+def _ints(value, what: str) -> tuple[int, ...]:
+    if _is_int(value):
+        return (value,)
+    if not isinstance(value, list | tuple) or not all(_is_int(v) for v in value):
+        raise ValueError(f"must be {what}")
+    return tuple(value)
+
+
+def _axis(value):
+    if value is None:
+        return None
+    if _is_int(value):
+        return _dim(value)
+    axes = _ints(value, "None, a whole number or a tuple of them, such as 0 or (0, 1)")
+    if len(axes) > limits.MAX_NDIM:
+        raise ValueError(f"lists more than {limits.MAX_NDIM} axes")
+    return tuple(_dim(a) for a in axes)
+
+
+def _axes(value):
+    if value is None:
+        return None
+    axes = _ints(value, "None or a tuple of axes such as (1, 0)")
+    if len(axes) > limits.MAX_NDIM:
+        raise ValueError(f"lists more than {limits.MAX_NDIM} axes")
+    return tuple(_dim(a) for a in axes)
+
+
+def _shape(value) -> tuple[int, ...]:
+    shape = _ints(value, "a tuple of sizes such as (2, 3)")
+    if len(shape) > limits.MAX_NDIM:
+        raise ValueError(f"has more than {limits.MAX_NDIM} dimensions")
+    if any(n < 1 and n != -1 for n in shape) or shape.count(-1) > 1:
+        raise ValueError("must hold sizes of at least 1 (and at most one -1, meaning 'the rest')")
+    if math.prod(n for n in shape if n > 0) > limits.MAX_ELEMENTS:
+        raise ValueError(f"has more than {limits.MAX_ELEMENTS:,} elements")
+    return shape
+
+
+def _index(value) -> tuple[int, ...]:
+    index = _ints(value, "a whole number or a tuple of them, such as 0 or (1, 2)")
+    if not index or len(index) > limits.MAX_NDIM:
+        raise ValueError(f"must hold between 1 and {limits.MAX_NDIM} whole numbers")
+    if any(abs(i) > limits.MAX_ELEMENTS for i in index):
+        raise ValueError("holds a position far outside any tensor")
+    return index
+
+
+def _float(value) -> float:
+    if not _is_number(value):
+        raise ValueError("must be a number such as 0.1")
+    value = float(value) if abs(value) < 1e308 else math.inf
+    if not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    return value
+
+
+def _optional_float(value):
+    return None if value is None else _float(value)
+
+
+def _bool(value) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be True or False")
+    return value
+
+
+ATTR_TYPES: Mapping[str, Callable] = {
+    "dim": _dim,
+    "axis": _axis,
+    "axes": _axes,
+    "shape": _shape,
+    "index": _index,
+    "float": _float,
+    "optional_float": _optional_float,
+    "bool": _bool,
+}
+"""Attribute type name -> function returning the canonical value or raising ValueError."""
+
+
+def canonical_attrs(info: OpInfo, attrs: Mapping) -> dict:
+    """``attrs`` checked against ``info`` and made canonical; entries equal to the default go.
+
+    Raises SpecError naming the op and the attribute; callers add the node or line.
+    """
+    if not isinstance(attrs, Mapping):
+        raise SpecError(f"the attributes of {info.name} must be a mapping of names to values")
+    out = {}
+    for key, value in attrs.items():
+        attr = info.attr(key) if isinstance(key, str) else None
+        if attr is None:
+            known = ", ".join(a.name for a in info.attrs) or "none"
+            raise SpecError(
+                f"{info.name} has no attribute `{str(key)[:40]}` (its attributes: {known}); "
+                f"for example {info.example}"
+            )
+        try:
+            value = ATTR_TYPES[attr.type](value)
+        except ValueError as err:
+            raise SpecError(
+                f"attribute `{key}` of {info.name} {err}; got {_short(value)}"
+            ) from None
+        if value != attr.default or type(value) is not type(attr.default):
+            out[key] = value
+    for attr in info.attrs:
+        if attr.required and attr.name not in out:
+            raise SpecError(
+                f"{info.name} needs the attribute `{attr.name}`, for example {info.example}"
+            )
+    if info.needs_one_of and not any(out.get(name) is not None for name in info.needs_one_of):
+        names = " and ".join(f"`{name}`" for name in info.needs_one_of)
+        raise SpecError(f"{info.name} needs at least one of {names}, for example {info.example}")
+    return out
+
+
+def _short(value, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+

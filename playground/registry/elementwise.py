@@ -1,0 +1,122 @@
+"""Registry entries: elementwise."""
+
+import autograd as ag
+
+from .. import torch_code
+from .entry import Attr, OpInfo, binary, unary
+
+
+def _torch_clip(x, a, n):
+    bounds = [f"{k}={a[k]!r}" for k in ("min", "max") if a[k] is not None]
+    return f"torch.clamp({x[0]}, {', '.join(bounds)})"
+
+
+ENTRIES = (
+    unary("exp", "Elementwise e to the power x.", r"\frac{dy}{dx} = e^{x}",
+        sentence='exp is its own derivative: the gradient is scaled by the output itself.',
+    ),
+    unary("log", "Elementwise natural logarithm.", r"\frac{dy}{dx} = \frac{1}{x}",
+        sentence='log grows ever more slowly: its slope 1/x is steep near 0 and flat for large x.',
+    ),
+    unary("square", "Elementwise x * x.", r"\frac{dy}{dx} = 2x",
+        sentence=(
+            'Squaring doubles and scales: the slope of x² is 2x, zero at the bottom of the '
+            'parabola.'
+        ),
+    ),
+    unary("sqrt", "Elementwise square root.", r"\frac{dy}{dx} = \frac{1}{2\sqrt{x}}",
+        sentence='sqrt rises steeply near 0: its slope 1/(2√x) becomes infinite at 0.',
+    ),
+    unary("abs", "Elementwise absolute value.", r"\frac{dy}{dx} = \operatorname{sign}(x)",
+        sentence=(
+            'abs has slope -1 left of 0 and +1 right of it; at the kink the engine uses 0, as '
+            'PyTorch does.'
+        ),
+    ),
+    unary("sign", "Elementwise sign: -1, 0 or 1.", r"\frac{dy}{dx} = 0",
+        sentence=(
+            'sign is flat everywhere except its jump at 0, so its gradient is 0: nothing flows '
+            'back through it.'
+        ),
+    ),
+    unary("sin", "Elementwise sine.", r"\frac{dy}{dx} = \cos x",
+        sentence='The slope of sin is cos: largest at 0, zero at the peaks.',
+    ),
+    unary("cos", "Elementwise cosine.", r"\frac{dy}{dx} = -\sin x",
+        sentence='The slope of cos is -sin: zero at 0, where cos peaks.',
+    ),
+    unary(
+        "tanh", "Elementwise hyperbolic tangent, squashing to (-1, 1).",
+        r"\frac{dy}{dx} = 1 - \tanh^2 x",
+        sentence=(
+            'tanh squashes to (-1, 1); its slope is 1 - tanh², so it stops passing gradient when '
+            'saturated.'
+        ),
+    ),
+    unary(
+        "sigmoid", "Elementwise logistic function 1 / (1 + e^-x), squashing to (0, 1).",
+        r"\frac{dy}{dx} = \sigma(x)\,\bigl(1 - \sigma(x)\bigr)",
+        sentence=(
+            'sigmoid squashes to (0, 1); its slope σ(1-σ) is at most 1/4, at 0, and vanishes in '
+            'the tails.'
+        ),
+    ),
+    unary("relu", "Elementwise max(x, 0).", r"\frac{dy}{dx} = \mathbb{1}[x > 0]",
+        sentence='relu passes the gradient where its input was positive and blocks it elsewhere.',
+    ),
+    OpInfo(
+        "leaky_relu", 1, (Attr("negative_slope", "float", 0.01),),
+        "Elementwise x for x > 0, negative_slope * x otherwise.",
+        r"\frac{dy}{dx} = \begin{cases} 1 & x > 0 \\ \alpha & x \le 0 \end{cases}",
+        ag.leaky_relu, "leaky_relu(x, negative_slope=0.1)",
+        torch_code.call("F.leaky_relu", negative_slope="negative_slope"),
+        sentence=(
+            'leaky_relu passes the gradient where the input was positive and a small fraction of '
+            'it elsewhere, so no unit goes silent.'
+        ),
+    ),
+    binary(
+        "maximum", None, "Elementwise larger of a and b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = \mathbb{1}[a > b],\quad "
+        r"\frac{\partial y}{\partial b} = \mathbb{1}[b > a]\ \text{(ties shared)}",
+        torch_code.call("torch.maximum"),
+        sentence=(
+            'Whichever operand was larger gets the gradient; the other gets 0 (ties share it).'
+        ),
+    ),
+    binary(
+        "minimum", None, "Elementwise smaller of a and b, with broadcasting.",
+        r"\frac{\partial y}{\partial a} = \mathbb{1}[a < b],\quad "
+        r"\frac{\partial y}{\partial b} = \mathbb{1}[b < a]\ \text{(ties shared)}",
+        torch_code.call("torch.minimum"),
+        sentence=(
+            'Whichever operand was smaller gets the gradient; the other gets 0 (ties share it).'
+        ),
+    ),
+    OpInfo(
+        "clip", 1,
+        (
+            Attr("min", "optional_float", None, suggested=0.0),
+            Attr("max", "optional_float", None, suggested=1.0),
+        ),
+        "Elementwise x limited to the range [min, max]; a missing bound means no limit.",
+        r"\frac{dy}{dx} = \mathbb{1}[\min \le x \le \max]",
+        ag.clip, "clip(x, min=0.0, max=1.0)", torch_code.code(_torch_clip),
+        needs_one_of=("min", "max"),
+        sentence=(
+            'Inside the range clip passes the gradient; where it clipped, the output did not '
+            'move, so the gradient is 0.'
+        ),
+    ),
+    OpInfo(
+        "where", 3, (),
+        "Elementwise choice: x where the condition c is nonzero, else y.",
+        r"\frac{\partial y}{\partial x} = \mathbb{1}[c \ne 0],\quad "
+        r"\frac{\partial y}{\partial y_0} = \mathbb{1}[c = 0]",
+        lambda c, x, y: ag.where(c.data != 0, x, y), "where(c, x, y)",
+        torch_code.code(lambda x, a, n: f"torch.where({x[0]} != 0, {x[1]}, {x[2]})"),
+        sentence=(
+            'The chosen operand gets the gradient at each position; the one not chosen gets 0.'
+        ),
+    ),
+)

@@ -1,0 +1,89 @@
+"""What a registry entry is (OpInfo, Attr), and the builders that families of ops share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import autograd as ag
+
+from .. import torch_code
+from ..torch_code import TorchCode
+
+
+@dataclass(frozen=True)
+class Attr:
+    """One attribute of an op; ``type`` is a key of ``ATTR_TYPES``. ``suggested``, when not
+    None, is the value a form offers first, for an attribute whose default alone would not make
+    a useful node (clip's bounds)."""
+
+    name: str
+    type: str
+    default: object = None
+    required: bool = False
+    suggested: object = None
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    """One op: ``arity`` is its operand count, or None for "one or more" (stack, concatenate).
+
+    ``symbol`` is its operator in the expression language ("+", "@", unary "-"), if it has one;
+    ``example`` is a call a student can copy; ``apply(*tensors, **attrs)`` runs it with the engine;
+    ``torch`` is how the PyTorch export writes it; ``sentence`` says in plain words what the
+    local derivative does, for the Gradients and Step through pages.
+    ``needs_one_of`` names attributes of which at least one must be given (clip: min or max).
+    """
+
+    name: str
+    arity: int | None
+    attrs: tuple[Attr, ...]
+    description: str
+    derivative: str
+    apply: Callable
+    example: str
+    torch: TorchCode
+    symbol: str | None = None
+    needs_one_of: tuple[str, ...] = ()
+    sentence: str = ""
+
+    def attr(self, name: str) -> Attr | None:
+        """The attribute called ``name``, or None."""
+        return next((a for a in self.attrs if a.name == name), None)
+
+    def arity_text(self) -> str:
+        """The operand count in words, for messages: "2 operands", "one or more operands"."""
+        if self.arity is None:
+            return "one or more operands"
+        return "1 operand" if self.arity == 1 else f"{self.arity} operands"
+
+
+AXIS = Attr("axis", "axis", None)
+KEEPDIMS = Attr("keepdims", "bool", False)
+LAST = Attr("axis", "dim", -1)
+
+
+def binary(name, symbol, description, derivative, torch, sentence):
+    """An elementwise op of two operands, applied as ``autograd.<name>``."""
+    example = f"a {symbol} b" if symbol else f"{name}(a, b)"
+    return OpInfo(name, 2, (), description, derivative, getattr(ag, name), example, torch,
+                  symbol, sentence=sentence)
+
+
+def unary(name, description, derivative, sentence):
+    """An elementwise op of one operand: ``autograd.<name>``, written ``torch.<name>``."""
+    return OpInfo(name, 1, (), description, derivative, getattr(ag, name), f"{name}(x)",
+                  torch_code.call(f"torch.{name}"), sentence=sentence)
+
+
+def reduction(name, description, derivative, torch_name, sentence):
+    """A reduction over all axes or the given ones: ``autograd.<name>(x, axis, keepdims)``."""
+    return OpInfo(name, 1, (AXIS, KEEPDIMS), description, derivative, getattr(ag, name),
+                  f"{name}(x, axis=0)", torch_code.reduction(torch_name), sentence=sentence)
+
+
+def shape_op(name, attrs, description, apply, example, torch, sentence):
+    """A shape op: it moves elements, so its gradient moves them back."""
+    return OpInfo(name, 1, attrs, description,
+                  r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))", apply,
+                  example, torch, sentence=sentence)
