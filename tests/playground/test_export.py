@@ -11,84 +11,7 @@ from playground.errors import SpecError
 from playground.export import SCRIPT_NAMES, to_pytorch, variable_names
 from playground.presets import PRESETS, get
 from playground.torch_code import TorchCode
-
-ELEMENTWISE = """\
-x = [0.5, 1.5, 2.5]
-y = [2.0, -1.0, 0.5]
-a = x + y
-s = x - y
-m = x * y
-d = x / y
-p = x ** y
-n = -x
-e = exp(x)
-l = log(x)
-r = sqrt(x)
-sq = square(y)
-ab = abs(y)
-si = sin(x)
-co = cos(x)
-t = tanh(y)
-sg = sigmoid(y)
-re = relu(y)
-lr = leaky_relu(y, negative_slope=0.1)
-mx = maximum(x, y)
-mn = minimum(x, y)
-cl = clip(y, min=-0.5, max=1.0)
-lo = clip(y, min=0.0)
-sn = sign(y) * x
-c = [1.0, 0.0, 2.0]
-wh = where(c, x, y)
-part = a + s + m + d + p + n + e + l + r + ab + si + co + t + sg + re + lr + mx + mn + cl
-total = sum(part + lo + sn + wh + sq)
-"""
-
-SHAPES = """\
-A = [[1.0, -2.0, 0.5], [0.3, 0.8, -1.1]]
-B = randn(3, 4, seed=3)
-C = A @ B
-sm = softmax(C, axis=0)
-ls = log_softmax(C)
-lse = logsumexp(C, axis=1, keepdims=True)
-su = sum(C, axis=1)
-me = mean(C, axis=(0, 1), keepdims=True)
-ma = mean(C)
-mx = max(C, axis=0)
-mn = min(C)
-mk = max(C, keepdims=True)
-rs = reshape(C, shape=(4, -1))
-tr = transpose(C)
-tp = transpose(rs, axes=(1, 0))
-T3 = rand(2, 3, 2, seed=4)
-t3 = transpose(T3)
-t3p = transpose(T3, axes=(0, -1))
-t3q = transpose(T3, axes=(2, 0, 1))
-fl = flatten(C)
-sq = squeeze(lse, axis=1)
-sq2 = squeeze(me)
-us = unsqueeze(su, axis=0)
-bt = broadcast_to(us, shape=(3, 2))
-ix = C[1, 2]
-row = C[0]
-st = stack(su, sq, axis=1)
-ct = concatenate(fl, sum(tr, axis=1))
-L = sum(sm * ls) + sum(lse) + sum(su * su) + sum(me) + ma + sum(mx) + mn + sum(mk) + sum(rs * rs) + sum(tp * tp) + sum(t3 * t3) + sum(t3p * t3p) + sum(t3q * t3q) + sum(sq2 * sq) + sum(bt * bt) + ix + sum(row) + sum(st * st) + sum(ct * ct)
-"""  # noqa: E501
-
-LOSSES = """\
-pred = [[0.2, -0.4, 1.0], [0.7, 0.1, -0.3]]
-target = [[0.0, 1.0, 0.5], [1.0, -1.0, 0.2]]
-m = mse_loss(pred, target)
-labels = [2.0, 0.0]
-ce = cross_entropy(pred, labels)
-q = sigmoid(pred)
-t01 = [[0.0, 1.0, 1.0], [1.0, 0.0, 0.5]]
-b = binary_cross_entropy(q, t01)
-W = [[0.5, -1.0, 0.2], [0.3, 0.8, -0.6]]
-bias = [0.1, -0.2]
-lin = linear(pred, W, bias)
-L = m + ce + b + sum(lin * lin)
-"""
+from tests.playground.op_cases import PROGRAMS as OP_PROGRAMS
 
 NAMES_THE_SCRIPT_USES = """\
 torch = 2.0
@@ -100,8 +23,7 @@ range = ones(2)
 reversed = print * range + F
 """
 
-PROGRAMS = {"elementwise": ELEMENTWISE, "shapes": SHAPES, "losses": LOSSES,
-            "names": NAMES_THE_SCRIPT_USES}
+PROGRAMS = {**OP_PROGRAMS, "names": NAMES_THE_SCRIPT_USES}
 
 
 def run_script(source):

@@ -10,8 +10,7 @@ import pytest
 
 import autograd as ag
 from playground import parse, registry
-from tests.playground.test_export import PROGRAMS
-from tests.playground.test_registry import CASES
+from tests.playground.op_cases import CASES, PROGRAMS
 
 INTERNAL = {
     "IndexAdd": "the backward of indexing, recorded only under create_graph",
@@ -61,8 +60,8 @@ def test_every_engine_function_has_a_registry_entry():
     missing = sorted(set(engine_functions()) - set(reached) - set(INTERNAL))
     assert not missing, (
         f"Function classes that no registry entry applies: {missing}. Add an entry to "
-        "playground/registry/<family>.py (with a case in tests/playground/test_registry.py), or list the "
-        "class in INTERNAL with the reason it has none"
+        "playground/registry/<family>.py (with a case in tests/playground/op_cases/), or list "
+        "the class in INTERNAL with the reason it has none"
     )
 
 
@@ -72,9 +71,9 @@ def test_the_internal_list_names_only_real_functions():
 
 def test_every_registry_entry_has_a_gradient_check_and_a_torch_oracle_case():
     in_programs = {node.op for text in PROGRAMS.values() for node in parse(text).nodes if node.op}
-    problems = [f"{name}: no case in test_registry.CASES (gradcheck)" for name in registry.OPS
+    problems = [f"{name}: no case in tests/playground/op_cases (gradcheck)" for name in registry.OPS
                 if name not in CASES]
-    problems += [f"{name}: not used by test_export.PROGRAMS (torch oracle)"
+    problems += [f"{name}: not used by an op_cases program (torch oracle)"
                  for name in registry.OPS if name not in in_programs]
     problems += [f"{name}: no PyTorch spelling" for name, info in registry.OPS.items()
                  if info.torch is None]

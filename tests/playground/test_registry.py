@@ -11,74 +11,8 @@ from playground.errors import SpecError
 from playground.expr import parse
 from playground.registry import OPERATORS, OPS, canonical_attrs, get
 from tests.autograd.helpers import check_second_order
-
-X = np.array([[0.5, -1.2, 2.0], [0.3, 0.8, -0.4]])
-Y = np.array([[1.5, 0.7, -0.9], [-2.0, 0.6, 1.1]])
-P = np.array([[0.2, 0.7, 0.5], [0.1, 0.9, 0.4]])
-T = np.array([[0.0, 1.0, 1.0], [0.0, 1.0, 0.0]])
-
-
-def _softmax(z, axis=-1):
-    e = np.exp(z - z.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
-
-
-# op -> (operand arrays, attrs, NumPy reference, indices of operands that require grad)
-CASES = {
-    "add": ((X, Y), {}, lambda a, b: a + b, (0, 1)),
-    "sub": ((X, Y), {}, lambda a, b: a - b, (0, 1)),
-    "mul": ((X, Y), {}, lambda a, b: a * b, (0, 1)),
-    "div": ((X, Y), {}, lambda a, b: a / b, (0, 1)),
-    "pow": ((P, Y), {}, lambda a, b: a**b, (0, 1)),
-    "matmul": ((X, Y.T), {}, lambda a, b: a @ b, (0, 1)),
-    "neg": ((X,), {}, lambda a: -a, (0,)),
-    "exp": ((X,), {}, np.exp, (0,)),
-    "log": ((P,), {}, np.log, (0,)),
-    "sqrt": ((P,), {}, np.sqrt, (0,)),
-    "square": ((X,), {}, np.square, (0,)),
-    "abs": ((X,), {}, np.abs, (0,)),
-    "sign": ((X,), {}, np.sign, (0,)),
-    "sin": ((X,), {}, np.sin, (0,)),
-    "cos": ((X,), {}, np.cos, (0,)),
-    "tanh": ((X,), {}, np.tanh, (0,)),
-    "sigmoid": ((X,), {}, lambda a: 1 / (1 + np.exp(-a)), (0,)),
-    "relu": ((X,), {}, lambda a: np.maximum(a, 0), (0,)),
-    "leaky_relu": ((X,), {"negative_slope": 0.1}, lambda a: np.where(a > 0, a, 0.1 * a), (0,)),
-    "softmax": ((X,), {"axis": 0}, lambda a: _softmax(a, axis=0), (0,)),
-    "log_softmax": ((X,), {}, lambda a: np.log(_softmax(a)), (0,)),
-    "logsumexp": ((X,), {}, lambda a: np.log(np.exp(a).sum(axis=-1)), (0,)),
-    "sum": ((X,), {"axis": 1, "keepdims": True}, lambda a: a.sum(axis=1, keepdims=True), (0,)),
-    "mean": ((X,), {"axis": (0, 1)}, lambda a: a.mean(), (0,)),
-    "max": ((X,), {"axis": 1}, lambda a: a.max(axis=1), (0,)),
-    "min": ((X,), {}, lambda a: a.min(), (0,)),
-    "reshape": ((X,), {"shape": (3, -1)}, lambda a: a.reshape(3, 2), (0,)),
-    "transpose": ((X,), {}, lambda a: a.T, (0,)),
-    "where": ((T, X, Y), {}, lambda c, a, b: np.where(c != 0, a, b), (1, 2)),
-    "linear": ((X, Y, X[:, 0]), {}, lambda a, w, b: a @ w.T + b, (0, 1, 2)),
-    "flatten": ((X,), {}, lambda a: a.ravel(), (0,)),
-    "squeeze": ((X[:1],), {"axis": 0}, lambda a: a[0], (0,)),
-    "unsqueeze": ((X,), {"axis": 1}, lambda a: a[:, None, :], (0,)),
-    "broadcast_to": ((X[0],), {"shape": (4, 3)}, lambda a: np.tile(a, (4, 1)), (0,)),
-    "index": ((X,), {"index": (1, -1)}, lambda a: a[1, -1], (0,)),
-    "stack": ((X, Y), {"axis": 1}, lambda a, b: np.stack([a, b], axis=1), (0, 1)),
-    "concatenate": ((X, Y), {}, lambda a, b: np.concatenate([a, b]), (0, 1)),
-    "maximum": ((X, Y), {}, np.maximum, (0, 1)),
-    "minimum": ((X, Y), {}, np.minimum, (0, 1)),
-    "clip": ((X,), {"min": -1.0, "max": 1.0}, lambda a: np.clip(a, -1, 1), (0,)),
-    "mse_loss": ((X, Y), {}, lambda a, b: ((a - b) ** 2).mean(), (0,)),
-    "cross_entropy": (
-        (X, np.array([2.0, 0.0])),
-        {},
-        lambda z, t: -np.log(_softmax(z))[[0, 1], [2, 0]].mean(),
-        (0,),
-    ),
-    "binary_cross_entropy": (
-        (P, T),
-        {},
-        lambda p, t: -(t * np.log(p) + (1 - t) * np.log(1 - p)).mean(),
-        (0,),
-    ),
-}
+from tests.playground.op_cases import CASES
+from tests.playground.op_cases.core import X
 
 
 def test_every_op_has_a_test_case():
