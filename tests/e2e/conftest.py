@@ -1,13 +1,15 @@
 """Fixtures for the browser tests: a real `streamlit run` server and a real Chromium.
 
 The server is started once per test session on a free port with the interpreter running pytest,
-and stopped at the end. Chromium is Debian's (/usr/bin/chromium) driven by Playwright's sync API.
+and stopped at the end; `fresh_app_url` starts one for a single test. Chromium is Debian's
+(/usr/bin/chromium) driven by Playwright's sync API.
 In CI (env CI set) a missing browser is a failure, never a skip: these tests must run there.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -15,6 +17,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -66,12 +70,11 @@ def artifacts_dir() -> Path:
     return ARTIFACTS
 
 
-@pytest.fixture(scope="session")
-def app_url(artifacts_dir: Path):
-    """Start `streamlit run streamlit_app.py` on a free port; yield its base URL; stop it."""
+@contextmanager
+def serve(log_path: Path) -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free port, logging to `log_path`: its base URL."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    log_path = artifacts_dir / "streamlit-server.log"
     env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
     command = [
         sys.executable, "-m", "streamlit", "run", "streamlit_app.py",
@@ -98,6 +101,22 @@ def app_url(artifacts_dir: Path):
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def app_url(artifacts_dir: Path):
+    """One server for the whole test session; yields its base URL and stops it at the end."""
+    with serve(artifacts_dir / "streamlit-server.log") as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_app_url(artifacts_dir: Path, request):
+    """A server of this test's own, just started, so the test's first request is the server's
+    first: the request Streamlit answers in its legacy multipage mode (a Cloud app waking up)."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name)
+    with serve(artifacts_dir / f"streamlit-server-{slug}.log") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -8,37 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from e2e_helpers import expect, node_box, open_page, wait_for_app
 
 from playground import presets
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # the `browser` fixture reports it: a skip here, a failure in CI
-    expect = None
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-
-
-def node_box(page, name: str):
-    """The drawn record of node `name` in the graph's SVG (Graphviz titles each node group)."""
-    title = page.locator("title", has_text=re.compile(rf"^{re.escape(name)}$"))
-    return page.get_by_test_id("stGraphVizChart").locator("svg g.node").filter(has=title)
-
-
-def wait_for_app(page) -> None:
-    """The app has drawn its graph and finished running."""
-    first_node = page.get_by_test_id("stGraphVizChart").locator("svg g.node").first
-    expect(first_node).to_be_visible(timeout=30_000)
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
-
-
-def open_page(page, title: str) -> None:
-    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
-    expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
-    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
 
 def add_input(page, name: str, number: str) -> None:

@@ -1,0 +1,41 @@
+"""Helpers for the browser tests: find the drawing's nodes, wait for a run, use the navigation.
+
+Imported by the tests in this folder (pytest puts the folder on sys.path).
+"""
+
+from __future__ import annotations
+
+import re
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the `browser` fixture reports it: a skip there, a failure in CI
+    expect = None
+
+PAGE_TITLES = ("Build", "Graph", "Gradients", "Gradient check")
+"""The sidebar's navigation, in order: the four pages and nothing else."""
+
+
+def node_box(page, name: str):
+    """The drawn record of node `name` in the graph's SVG (Graphviz titles each node group)."""
+    title = page.locator("title", has_text=re.compile(rf"^{re.escape(name)}$"))
+    return page.get_by_test_id("stGraphVizChart").locator("svg g.node").filter(has=title)
+
+
+def wait_for_app(page) -> None:
+    """The app has drawn its graph and finished running."""
+    first_node = page.get_by_test_id("stGraphVizChart").locator("svg g.node").first
+    expect(first_node).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+
+
+def open_page(page, title: str) -> None:
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+    expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+
+
+def expect_only_the_four_pages_in_the_navigation(page) -> None:
+    """The sidebar lists exactly the app's pages (a link's text starts with its icon's name)."""
+    links = page.get_by_test_id("stSidebarNav").get_by_test_id("stSidebarNavLink")
+    expect(links).to_have_text([re.compile(rf"^[a-z_]*{re.escape(t)}$") for t in PAGE_TITLES])
