@@ -8,6 +8,8 @@ from app_helpers import (
     GRADIENTS,
     GRAPH,
     PAGES,
+    ROOT,
+    TIMEOUT_S,
     dot_of,
     new_app,
     open_page,
@@ -15,6 +17,7 @@ from app_helpers import (
     spec_of,
     start,
 )
+from streamlit.testing.v1 import AppTest
 
 from pages.ui import frame, keys
 from playground import parse, presets, share
@@ -44,6 +47,15 @@ def test_every_page_runs_through_the_entry_script(monkeypatch, page, title):
     run(at)
     assert entered and at.title[0].value == title
     assert len(at.title) == 1  # drawn once, not once alone and once inside the frame
+
+
+def test_a_page_file_given_as_the_main_script_draws_its_frame_without_rerunning_forever():
+    at = AppTest.from_file(str(ROOT / GRAPH), default_timeout=TIMEOUT_S)
+    for _ in range(2):
+        run(at)
+        assert [t.value for t in at.title] == ["Graph"]
+        assert spec_of(at) == presets.get(presets.DEFAULT_KEY).spec
+        assert "grad 4.0000" in dot_of(at)
 
 
 def test_the_only_scripts_in_pages_are_the_four_pages():
