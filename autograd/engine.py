@@ -1,13 +1,20 @@
 """The backward pass: a reverse topological walk of the graph, without recursion.
 
 Gradients flow from the output to the leaves. Each Function runs once, after every op that used its
-output has passed its gradient back (Kahn's algorithm on consumer counts), so a chain of 100,000 ops
+output has passed its gradient back (Kahn's algorithm on use counts), so a chain of 100,000 ops
 needs no deep Python stack. Gradients are plain NumPy arrays on the way unless ``create_graph=True``
-asks for a differentiable backward, in which case they are Tensors and the walk itself is recorded.
+asks for a differentiable backward, in which case they are Tensors and the walk itself is recorded
+(see ``Function`` for which backward runs on which).
+
+Reading order: ``backward`` and ``grad`` (the two ways in) call ``_backpropagate`` (the walk), which
+calls ``_gradients_of_inputs`` for each Function and ``_pass_on`` for each of its inputs; the
+leaves' gradients come out of the walk, and ``backward`` writes them into ``.grad``
+(``_write_leaf_grads``) while ``grad`` returns them.
 """
 
 import numpy as np
 
+from .function import _WeakConstant
 from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor
 
@@ -20,7 +27,10 @@ def backward(tensor, gradient=None, retain_graph=None, create_graph=False):
             "differentiate: create the inputs with requires_grad=True (and not under no_grad())"
         )
     seed = _seed(tensor, gradient, create_graph)
-    _run([tensor], [seed], create_graph if retain_graph is None else retain_graph, create_graph)
+    retain_graph = create_graph if retain_graph is None else retain_graph
+    with enable_grad() if create_graph else no_grad():
+        leaf_grads, _ = _backpropagate([tensor], [seed], retain_graph, create_graph)
+        _write_leaf_grads(leaf_grads, create_graph)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -29,9 +39,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     attributes are left untouched."""
     outputs = _as_sequence(outputs)
     inputs = _as_sequence(inputs)
-    for t in inputs:
-        if t.grad_fn is not None:
-            t._link_to_function()
     if grad_outputs is None:
         grad_outputs = [None] * len(outputs)
     grad_outputs = _as_sequence(grad_outputs)
@@ -44,18 +51,28 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if not t.requires_grad:
             raise RuntimeError(f"output {i} of grad() does not require grad: nothing to "
                                "differentiate")
+    for t in inputs:
+        if t.grad_fn is not None:
+            t._link_to_function()
     seeds = [_seed(t, g, create_graph) for t, g in zip(outputs, grad_outputs)]
-    captured = _run(outputs, seeds, create_graph if retain_graph is None else retain_graph,
-                    create_graph, capture=inputs)
-    results = []
-    for i, t in enumerate(inputs):
-        g = captured.get(id(t))
-        if g is None and not allow_unused:
-            raise RuntimeError(
-                f"input {i} of grad() was not used to compute the outputs, so it has no gradient; "
-                "pass allow_unused=True to get None for it"
-            )
-        results.append(None if g is None else _to_grad_tensor(g, t))
+    retain_graph = create_graph if retain_graph is None else retain_graph
+    wanted = {id(t) for t in inputs}
+    with enable_grad() if create_graph else no_grad():
+        leaf_grads, captured = _backpropagate(outputs, seeds, retain_graph, create_graph, wanted)
+        results = []
+        for i, t in enumerate(inputs):
+            if t.grad_fn is not None:
+                g = captured.get(id(t))
+            else:
+                g = leaf_grads.get(t)  # Tensors hash by identity (see _backpropagate)
+                if g is not None and t._hooks:
+                    g = _apply_hooks(t._hooks, g)
+            if g is None and not allow_unused:
+                raise RuntimeError(
+                    f"input {i} of grad() was not used to compute the outputs, so it has no "
+                    "gradient; pass allow_unused=True to get None for it"
+                )
+            results.append(None if g is None else _as_result_tensor(g, t.dtype))
     return tuple(results)
 
 
@@ -88,132 +105,112 @@ def _seed(tensor, gradient, create_graph):
     return Tensor(seed) if create_graph else seed
 
 
-def _run(roots, seeds, retain_graph, create_graph, capture=None):
-    """Walk the graph from ``roots``; write leaves' ``.grad``, or, given ``capture`` (a list of
-    tensors), return {id(tensor): gradient} for them instead."""
-    consumers = _count_consumers(roots)
+def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
+    """Walk the graph from ``roots`` and return ``(leaf_grads, captured)``.
+
+    ``leaf_grads`` maps each leaf reached to its gradient, ``captured`` maps ``id(t)`` to the
+    gradient of each intermediate tensor ``t`` whose id is in ``wanted`` (``grad()``'s inputs).
+    Runs under the caller's grad mode: ``enable_grad`` for create_graph, else ``no_grad``.
+
+    One dict, ``grads``, holds the gradient summed so far for each Function and each leaf: both
+    hash by identity, and a dict compares keys by identity before it would call ``==`` (which
+    for Tensors is elementwise), so Tensors are safe keys here.
+    """
+    uses = _count_uses(roots)
     grads = {}
-    leaves = {}
-    leaf_grads = {}
-    captured = {} if capture is not None else None
-    wanted = {id(t) for t in capture} if capture is not None else None
     for root, seed in zip(roots, seeds):
-        fn = root.grad_fn
-        if fn is None:
-            _add_leaf_grad(leaves, leaf_grads, root, seed)
+        target = root if root.grad_fn is None else root.grad_fn
+        previous = grads.get(target)
+        grads[target] = seed if previous is None else previous + seed
+    captured = {} if wanted is not None else None
+    ready = [fn for fn, count in uses.items() if count == 0]
+    while ready:
+        fn = ready.pop()
+        grad = grads.pop(fn, None)
+        if grad is not None and fn._watched:
+            grad = _output_hooks(fn, grad, captured, wanted)
+        if grad is None:
+            input_grads = (None,) * len(fn._next)
         else:
-            grads[fn] = seed if fn not in grads else grads[fn] + seed
-    ready = [fn for fn, count in consumers.items() if count == 0]
-    on_arrays = not create_graph
-    with enable_grad() if create_graph else no_grad():
-        while ready:
-            fn = ready.pop()
-            grad = grads.pop(fn, None)
-            if grad is None:
-                input_grads = (None,) * len(fn.inputs)
-            else:
-                if fn._watched:
-                    grad = _output_hooks(fn, grad, captured, wanted)
-                if on_arrays and fn.backward_runs_on_arrays:
-                    if fn._saved is None:
-                        raise _freed_error(fn)
-                    input_grads = fn.backward(grad)
-                    if type(input_grads) is not tuple:
-                        input_grads = (input_grads,)
-                else:
-                    input_grads = _call_backward(fn, grad, create_graph)
-            for tensor, needed, g in zip(fn.inputs, fn.needs_input_grad, input_grads):
-                if not needed:
+            input_grads = _gradients_of_inputs(fn, grad, create_graph)
+        for edge, g in zip(fn._next, input_grads):
+            if type(edge) is Tensor:
+                if edge.grad_fn is None:  # a leaf, or a constant
+                    if g is not None and edge.requires_grad:
+                        _pass_on(grads, edge, edge.data.shape, g, fn)
                     continue
-                child = tensor.grad_fn
-                if g is not None:
-                    if g.shape != tensor.data.shape:
-                        g = _reduce_to(g, tensor.data.shape, fn)
-                    if child is None:
-                        _add_leaf_grad(leaves, leaf_grads, tensor, g)
-                        continue
-                    previous = grads.get(child)
-                    grads[child] = g if previous is None else previous + g
-                elif child is None:
-                    continue
-                count = consumers[child] - 1
-                consumers[child] = count
-                if count == 0:
-                    ready.append(child)
-            if not retain_graph:
-                fn._saved = None
-    if captured is not None:
-        for key, tensor in leaves.items():
-            if key in wanted:
-                captured[key] = _apply_hooks(tensor, leaf_grads[key])
-        return captured
-    _write_leaf_grads(leaves, leaf_grads, create_graph)
-    return None
+                edge = edge.grad_fn
+            elif type(edge) is _WeakConstant:
+                continue
+            if g is not None:
+                _pass_on(grads, edge, edge._shape, g, fn)
+            count = uses[edge] - 1
+            uses[edge] = count
+            if count == 0:
+                ready.append(edge)
+        if not retain_graph and fn._saved:
+            fn._saved = None  # free what forward saved; Functions that saved nothing can rerun
+    return grads, captured
 
 
-def _add_leaf_grad(leaves, leaf_grads, tensor, g):
-    key = id(tensor)
-    previous = leaf_grads.get(key)
-    if previous is None:
-        leaves[key] = tensor
-        leaf_grads[key] = g
-    else:
-        leaf_grads[key] = previous + g
+def _pass_on(grads, target, shape, g, fn):
+    """Add ``g`` (``fn``'s gradient for one input) to what ``target`` has gathered so far."""
+    if g.shape != shape:
+        g = _reduce_to(g, shape, fn)
+    previous = grads.get(target)
+    grads[target] = g if previous is None else previous + g
 
 
-def _count_consumers(roots):
+def _gradients_of_inputs(fn, grad, create_graph):
+    """``fn.backward(grad)`` as a tuple with one gradient (or None) per input."""
+    if not create_graph and fn.backward_runs_on_arrays:
+        input_grads = fn.backward(grad)
+        return input_grads if type(input_grads) is tuple else (input_grads,)
+    return _backward_on_tensors(fn, grad, create_graph)
+
+
+def _count_uses(roots):
     """For every Function reachable from ``roots``: how many recorded uses its output has."""
-    consumers = {}
+    uses = {}
     stack = []
     for root in roots:
         fn = root.grad_fn
-        if fn is not None and fn not in consumers:
-            if fn._saved is None:
-                raise _freed_error(fn)
-            consumers[fn] = 0
+        if fn is not None and fn not in uses:
+            uses[fn] = 0
             stack.append(fn)
     while stack:
-        fn = stack.pop()
-        for tensor in fn.inputs:
-            child = tensor.grad_fn
-            if child is None or not tensor.requires_grad:
+        for edge in stack.pop()._next:
+            if type(edge) is Tensor:
+                edge = edge.grad_fn
+                if edge is None:
+                    continue
+            elif type(edge) is _WeakConstant:
                 continue
-            if child in consumers:
-                consumers[child] += 1
+            if edge in uses:
+                uses[edge] += 1
             else:
-                if child._saved is None:
-                    raise _freed_error(child)
-                consumers[child] = 1
-                stack.append(child)
-    return consumers
-
-
-def _freed_error(fn):
-    return RuntimeError(
-        f"Trying to backward through the graph a second time (through {fn.name}), but its saved "
-        "values were freed by the first backward. Pass retain_graph=True to the first backward() "
-        "if you need to backward through the same graph twice"
-    )
+                uses[edge] = 1
+                stack.append(edge)
+    return uses
 
 
 def _output_hooks(fn, grad, captured, wanted):
     """Hooks, retain_grad and grad() capture for the tensor ``fn`` produced."""
-    ref = fn._output
-    tensor = ref() if ref is not None else None
+    if fn._hooks:
+        grad = _apply_hooks(fn._hooks, grad)
+    tensor = fn._output() if fn._output is not None else None
     if tensor is None:
         return grad
-    if tensor._hooks:
-        grad = _apply_hooks(tensor, grad)
     if captured is not None:
         if id(tensor) in wanted:
             captured[id(tensor)] = grad
     elif tensor._retains_grad:
-        tensor.grad = _accumulate(tensor.grad, _own(grad, tensor, set()), tensor)
+        tensor.grad = _retained_grad(tensor.grad, grad)
     return grad
 
 
-def _apply_hooks(tensor, grad):
-    for hook in list(tensor._hooks or ()):
+def _apply_hooks(hooks, grad):
+    for hook in list(hooks):
         as_tensor = grad if isinstance(grad, Tensor) else Tensor._make(grad, False, None)
         replaced = hook(as_tensor)
         if replaced is not None:
@@ -221,32 +218,38 @@ def _apply_hooks(tensor, grad):
     return grad
 
 
-def _call_backward(fn, grad, create_graph):
+def _backward_on_tensors(fn, grad, create_graph):
     """Run ``fn.backward`` on Tensors (a custom op, or any op under create_graph) and return one
-    gradient (or None) per input. Built-in ops without create_graph take the array path in _run."""
-    if fn._saved is None:
-        raise _freed_error(fn)
-    arrays, fn._saved = fn._saved, fn._graph_tensors()
+    gradient (or None) per input, each as the walk carries it (``_as_walk_gradient``)."""
+    tensors = fn._graph_tensors()
+    arrays, fn._saved = fn._saved, tensors
     try:
         result = fn.backward(grad if create_graph else Tensor._make(grad, False, None))
     finally:
         fn._saved = arrays
     if not isinstance(result, tuple):
         result = (result,)
-    if len(result) != len(fn.inputs):
+    if len(result) != len(fn._next):
         raise RuntimeError(
             f"{fn.name}.backward returned {len(result)} gradient(s) but forward took "
-            f"{len(fn.inputs)} input(s): return one gradient (or None) per input"
+            f"{len(fn._next)} input(s): return one gradient (or None) per input"
         )
-    return tuple(None if g is None else _currency(g, t, create_graph)
-                 for g, t in zip(result, fn.inputs))
+    return tuple(None if g is None else _as_walk_gradient(g, _edge_dtype(edge), create_graph)
+                 for g, edge in zip(result, fn._next))
 
 
-def _currency(g, tensor, create_graph):
-    """A gradient as a Tensor (create_graph) or an array of the input's dtype."""
+def _edge_dtype(edge):
+    if type(edge) is Tensor:
+        return edge.data.dtype
+    return edge.dtype if type(edge) is _WeakConstant else edge._dtype
+
+
+def _as_walk_gradient(g, dtype, create_graph):
+    """A gradient from a backward on Tensors as the walk carries it: a Tensor under create_graph,
+    else a fresh array of the input's dtype (fresh: a backward may return a saved array)."""
     if create_graph:
-        return g if isinstance(g, Tensor) else Tensor(np.asarray(g, dtype=tensor.dtype))
-    return np.array(_array(g), dtype=tensor.dtype)  # a copy: it may be a saved array
+        return g if isinstance(g, Tensor) else Tensor(np.asarray(g, dtype=dtype))
+    return np.array(_array(g), dtype=dtype)
 
 
 def _array(g):
@@ -266,45 +269,62 @@ def _reduce_to(g, shape, fn):
     return g.sum(axis=axes, keepdims=True).reshape(shape)
 
 
-def _write_leaf_grads(leaves, leaf_grads, create_graph):
-    owners = set()
-    for key, tensor in leaves.items():
-        g = leaf_grads[key]
-        if tensor._hooks:
-            g = _apply_hooks(tensor, g)
-        if not create_graph:
-            g = _own(g, tensor, owners)
-        tensor.grad = _accumulate(tensor.grad, g, tensor)
+def _write_leaf_grads(leaf_grads, create_graph):
+    """Add each leaf's gradient into its ``.grad``, after the leaf's hooks."""
+    stored = set()  # ids of the buffers handed out as a new .grad in this backward
+    for leaf, g in leaf_grads.items():
+        hooked = bool(leaf._hooks)
+        if hooked:
+            g = _apply_hooks(leaf._hooks, g)
+        if create_graph:
+            leaf.grad = g if leaf.grad is None else leaf.grad + g
+        else:
+            leaf.grad = _accumulate(leaf.grad, g, leaf.data.dtype, stored, copy=hooked)
 
 
-def _own(g, tensor, owners):
-    """An array gradient the tensor can keep: its dtype, writeable, and sharing memory with no
-    other gradient handed out in this backward (MyGrad's rule), so changing one ``.grad`` never
-    changes another. Built-in backwards return fresh arrays or views of them, so a copy is needed
-    only when two leaves would share one buffer."""
-    if isinstance(g, Tensor):
-        return g
-    dtype = tensor.data.dtype
-    if type(g) is not np.ndarray or g.dtype != dtype or (g.base is not None
-                                                          and not g.flags.writeable):
+def _accumulate(existing, g, dtype, stored, copy=False):
+    """``existing + g`` as a ``.grad``. Like PyTorch, it adds in place into the existing array,
+    so a ``g = x.grad`` held across backwards sees the new sum; a first gradient becomes the
+    ``.grad`` itself unless it must be copied (``_unshared_array``)."""
+    if existing is None:
+        return Tensor._make(_unshared_array(g, dtype, stored, copy), False, None)
+    data = existing.data
+    if (existing.grad_fn is None and type(data) is np.ndarray and data.flags.writeable
+            and data.shape == g.shape):
+        np.add(data, g, out=data, casting="unsafe")
+        return existing
+    return Tensor._make((data + g).astype(dtype, copy=False), False, None)
+
+
+def _unshared_array(g, dtype, stored, copy):
+    """An array gradient a leaf can keep as its ``.grad`` and later add into in place: of its
+    dtype, writeable, and sharing memory with no other ``.grad`` handed out in this backward
+    (MyGrad's rule), so changing one ``.grad`` never changes another. Built-in backwards return
+    fresh arrays or views of them, so a copy is needed only when two leaves would share a buffer,
+    or when ``copy`` says a hook may have kept the array."""
+    if (copy or type(g) is not np.ndarray or g.dtype != dtype
+            or (g.base is not None and not g.flags.writeable)):
         g = np.array(g, dtype=dtype)
     owner = id(g if g.base is None else g.base)
-    if owner in owners:
+    if owner in stored:
         g = g.copy()
         owner = id(g)
-    owners.add(owner)
+    stored.add(owner)
     return g
 
 
-def _accumulate(existing, g, tensor):
+def _retained_grad(existing, g):
+    """The ``.grad`` of an intermediate after retain_grad(): a copy of the first gradient, then
+    sums made out of place (PyTorch's rule), so it never shares memory with a leaf's ``.grad``."""
     if isinstance(g, Tensor):
         return g if existing is None else existing + g
     if existing is None:
-        return Tensor._make(g, False, None)
+        return Tensor._make(g.copy(), False, None)
     return Tensor._make(existing.data + g, False, None)
 
 
-def _to_grad_tensor(g, tensor):
+def _as_result_tensor(g, dtype):
+    """A gradient returned by grad(): a Tensor of the input's dtype."""
     if isinstance(g, Tensor):
         return g
-    return Tensor._make(g.astype(tensor.dtype, copy=False), False, None)
+    return Tensor._make(np.asarray(g).astype(dtype, copy=False), False, None)

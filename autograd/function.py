@@ -5,8 +5,13 @@ and returns one gradient per input (None where there is none). Call ``Op()(x, y)
 ``Op.apply(x, y)``; keyword arguments are non-differentiable attributes passed to ``forward``.
 
 The engine reduces any gradient that has a broadcast shape back to its input's shape, so op
-authors never unbroadcast by hand. The output is held weakly, so a graph has no reference cycles
-and is freed as soon as its root is dropped.
+authors never unbroadcast by hand.
+
+What a recorded Function holds, as in PyTorch: strongly, only what its backward needs — the values
+``forward`` saved, the Functions that made its inputs (so the walk goes on to them), and the leaves
+whose ``.grad`` it feeds; weakly, everything else. A large intermediate that no backward needs is
+freed as soon as the caller drops it, and the output is held weakly, so a graph has no reference
+cycles and is freed as soon as its root is dropped.
 """
 
 import weakref
@@ -15,17 +20,48 @@ import numpy as np
 
 from .grad_mode import _grad_enabled
 
+#: Inputs with at most this many elements are kept by the Functions they feed (see Function).
+KEPT_ELEMENTS = 1024
+
 
 class Function:
-    """Base class of every operation; subclass it and define ``forward`` and ``backward``."""
+    """Base class of every operation; subclass it and define ``forward`` and ``backward``.
 
-    # _output: a weak reference to the result, kept when the result is saved or watched;
-    # _watched: a hook, retain_grad() or grad() wants the result's gradient.
-    __slots__ = ("inputs", "needs_input_grad", "_saved", "_output", "_watched", "__weakref__")
+    **Arrays or Tensors in backward.** ``backward`` runs on NumPy arrays when the class sets
+    ``backward_runs_on_arrays = True`` and the backward is not itself being differentiated: the
+    fast path every built-in op takes. Otherwise (a custom op, which a student writes with
+    Tensors, or any op under ``backward(create_graph=True)`` or ``grad(create_graph=True)``) it
+    runs on Tensors: ``grad_output`` is a Tensor and ``saved_tensors`` gives Tensors, the saved
+    inputs and output being the graph's own tensors, so that under create_graph the backward is
+    recorded and can be differentiated again. A built-in backward is therefore written with
+    operators, methods and ``autograd.ops.array_or_tensor`` functions, which work on both.
+
+    **What the graph keeps.** A Function keeps strongly what its backward needs: the values
+    forward saved, the Functions that made its inputs (so the walk goes on to them) and the
+    leaves that require grad (PyTorch's AccumulateGrad holds them too). It also keeps any input
+    of at most ``KEPT_ELEMENTS`` (1,024) elements, which costs next to nothing and lets a
+    drawing of a teaching-sized graph show every value, as micrograd's does. A larger input
+    that backward does not need (the output of ``x @ w`` under ``+ b``, say) is held weakly, so
+    it is freed as soon as the caller drops it. ``inputs`` (and so ``Tensor.parents``,
+    ``autograd.trace`` and the drawings) gives the caller's tensors while they are alive; a
+    large intermediate the caller dropped comes back as a stand-in named ``"(freed)"``: a Tensor
+    with the same shape, dtype and ``grad_fn`` (so walks go on to the leaves), whose values are
+    the saved output if its Function saved it, else NaN (read-only). A large constant nobody
+    holds any more comes back the same way, NaN of its shape.
+    """
+
+    # _next: one edge per input: the input Tensor itself when it is kept (see the class doc),
+    #   else the Function that made it or, for a constant, a _WeakConstant.
+    # _output: a weak reference to the result, set once something needs to find it again;
+    # _output_id, _shape, _dtype: the result's array id (to recognise it among saved values after
+    #   the result Tensor is gone), shape and dtype;
+    # _watched: a hook, retain_grad() or grad() wants the result's gradient; _hooks: its hooks,
+    #   held here so that they run even after the result Tensor is dropped, as in PyTorch.
+    __slots__ = ("needs_input_grad", "_next", "_saved", "_output", "_output_id", "_shape",
+                 "_dtype", "_watched", "_hooks", "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor``
-    #: functions only, so the engine may run it directly on NumPy arrays when no graph of the
-    #: backward is needed.
+    #: functions only, so the engine may run it directly on NumPy arrays (see the class doc).
     backward_runs_on_arrays = False
 
     @property
@@ -66,38 +102,118 @@ class Function:
 
     @property
     def saved_tensors(self):
-        """The values ``forward`` saved. A custom op's backward (and every op's, under
-        create_graph) sees them as Tensors, inputs and output keeping their place in the graph so
-        the backward is itself differentiable; a built-in op's fast backward sees raw arrays."""
+        """The values ``forward`` saved: arrays on the fast path, Tensors of this graph
+        otherwise (see the class doc)."""
         if self._saved is None:
-            raise RuntimeError(
-                f"{self.name}'s saved values were freed by an earlier backward. Trying to backward "
-                "through the graph a second time: pass retain_graph=True to the first backward() "
-                "if you need to call it twice."
-            )
+            raise freed_error(self)
         return self._saved if self.backward_runs_on_arrays else self._graph_tensors()
 
+    @property
+    def inputs(self):
+        """The input Tensors, in order (see the class doc for inputs the caller dropped)."""
+        return tuple([_input_tensor(edge) for edge in self._next])
+
     def _graph_tensors(self):
-        """The saved values as Tensors of this graph. They are kept, so the same objects come back
-        each time, except the output, which stays weakly held (no reference cycle)."""
+        """The saved values as Tensors of this graph: an input's or the output's array comes back
+        as that Tensor, other arrays as constants."""
         if self._saved is None:
-            return self.saved_tensors
-        tensors = tuple(self._as_graph_tensor(value) for value in self._saved)
-        out = self._output() if self._output is not None else None
-        self._saved = tuple(t.data if t is out else t for t in tensors)
-        return tensors
+            raise freed_error(self)
+        return tuple([self._as_graph_tensor(value) for value in self._saved])
 
     def _as_graph_tensor(self, value):
         if isinstance(value, Tensor):
             return value
-        for tensor in self.inputs:
-            if tensor.data is value:
-                return tensor
-        if self._output is not None:
-            out = self._output()
-            if out is not None and out.data is value:
-                return out
+        # A saved array is alive, so an id equal to an input's or the output's array id means it
+        # is that very array: two live objects never share an id.
+        for edge in self._next:
+            kind = type(edge)
+            if kind is Tensor:
+                if edge.data is value:
+                    return edge
+            elif kind is not _WeakConstant and edge._output_id == id(value):
+                return edge._output_tensor(value)
+        if id(value) == self._output_id:
+            return self._output_tensor(value)
         return Tensor._make(np.asarray(value), False, None)
+
+    def _output_tensor(self, data=None):
+        """The Tensor this Function made: the caller's while anyone holds it, else a new Tensor
+        with the same grad_fn (on ``data``, the saved output array, when given or saved), else a
+        stand-in (see the class doc). A new one is remembered while it is alive."""
+        out = self._output() if self._output is not None else None
+        if out is not None and (data is None or out.data is data):
+            return out
+        if data is None:
+            data = next((v for v in self._saved or () if id(v) == self._output_id), None)
+        if data is not None:
+            out = Tensor._make(data, True, self)
+        else:
+            out = _stand_in(self._shape, self._dtype, self)
+        self._output = weakref.ref(out)
+        return out
+
+    def _watch(self, tensor):
+        """``tensor`` (this Function's result) has hooks, retains its grad or is a grad() input."""
+        self._output = weakref.ref(tensor)
+        self._watched = True
+        self._hooks = tensor._hooks
+
+
+class _WeakConstant(weakref.ref):
+    """A weak reference to a constant input that backward does not need, with its shape and
+    dtype so that a stand-in can take its place once it is gone."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, tensor):
+        super().__init__(tensor)
+        self.shape = tensor.data.shape
+        self.dtype = tensor.data.dtype
+
+
+def _input_tensor(edge):
+    kind = type(edge)
+    if kind is Tensor:
+        return edge
+    if kind is _WeakConstant:
+        tensor = edge()
+        return tensor if tensor is not None else _stand_in(edge.shape, edge.dtype, None)
+    return edge._output_tensor()
+
+
+def _stand_in(shape, dtype, fn):
+    """A read-only placeholder for a tensor that was freed: NaN (zeros for integers)."""
+    fill = np.nan if np.dtype(dtype).kind in "fc" else 0
+    tensor = Tensor._make(np.broadcast_to(np.array(fill, dtype=dtype), shape), fn is not None, fn)
+    tensor.name = "(freed)"
+    return tensor
+
+
+def freed_error(fn):
+    """The error for a backward that needs values an earlier backward freed."""
+    return RuntimeError(
+        f"Trying to backward through the graph a second time (through {fn.name}), but the values "
+        f"{fn.name} saved for it were freed by the first backward. Pass retain_graph=True to the "
+        "first backward() if you need to backward through the same graph twice"
+    )
+
+
+def _edge(x, saved):
+    """How a Function reaches input ``x`` (see ``Function._next``)."""
+    data = x.data
+    if data.size <= KEPT_ELEMENTS:
+        return x
+    child = x.grad_fn
+    if child is not None:
+        if child._output is None:
+            child._output = weakref.ref(x)
+        return child
+    if x.requires_grad:
+        return x
+    for value in saved:
+        if value is data:
+            return x
+    return _WeakConstant(x)
 
 
 def _record(fn, inputs, attrs):
@@ -144,14 +260,17 @@ def _record(fn, inputs, attrs):
     if requires_grad and _grad_enabled.get():
         result.requires_grad = True
         result.grad_fn = fn
-        fn.inputs = inputs
+        saved = fn._saved
+        if len(inputs) == 2:
+            fn._next = (_edge(a, saved), _edge(b, saved))
+        else:
+            fn._next = tuple([_edge(x, saved) for x in inputs])
         fn.needs_input_grad = needs
         fn._output = None
+        fn._output_id = id(out)
+        fn._shape = out.shape
+        fn._dtype = out.dtype
         fn._watched = False
-        for saved in fn._saved:
-            if saved is out:
-                fn._output = weakref.ref(result)
-                break
         return result
     result.requires_grad = False
     result.grad_fn = None

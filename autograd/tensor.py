@@ -3,8 +3,6 @@
 Operators and methods call the ops in ``autograd.ops``; this file only holds data and plumbing.
 """
 
-import weakref
-
 import numpy as np
 
 from .grad_mode import _grad_enabled
@@ -153,16 +151,17 @@ class Tensor:
         replacement gradient. Returns a handle whose ``remove()`` unregisters it."""
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require grad")
-        if self.grad_fn is not None:
-            self._link_to_function()
         if self._hooks is None:
             self._hooks = []
+        if self.grad_fn is not None:
+            self._link_to_function()
         self._hooks.append(hook)
         return _HookHandle(self._hooks, hook)
 
     def _link_to_function(self):
-        self.grad_fn._output = weakref.ref(self)
-        self.grad_fn._watched = True
+        """Let grad_fn find this tensor and its hooks (which it keeps, so they run even if this
+        tensor is dropped before backward, as in PyTorch)."""
+        self.grad_fn._watch(self)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False):
         """Compute the gradient of this tensor with respect to every leaf that requires grad,

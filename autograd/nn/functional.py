@@ -1,4 +1,5 @@
-"""Losses, each the mean over the batch, and the activations under their PyTorch names."""
+"""Losses with PyTorch's ``reduction=`` (mean, sum or none), and the activations under their
+PyTorch names."""
 
 import numpy as np
 
@@ -18,11 +19,13 @@ __all__ = [
     "tanh",
 ]
 
-_BCE_EPS = 1e-12
+REDUCTIONS = ("mean", "sum", "none")
 
 
-def mse_loss(input, target):
-    """Mean of the squared differences; ``input`` and ``target`` must have the same shape."""
+def mse_loss(input, target, *, reduction="mean"):
+    """The squared differences ``(input - target) ** 2``, averaged (``reduction="mean"``),
+    summed (``"sum"``) or left elementwise (``"none"``); the shapes must be equal."""
+    _check_reduction("mse_loss", reduction)
     target = _as_tensor(target, input.dtype)
     if input.shape != target.shape:
         raise ValueError(
@@ -30,73 +33,117 @@ def mse_loss(input, target):
             "broadcasting them would compare every prediction with every target. Reshape one "
             f"to match, e.g. target.reshape{input.shape}"
         )
-    return ((input - target) ** 2).mean()
+    return _reduced((input - target) ** 2, reduction)
 
 
-def cross_entropy(logits, target):
-    """Mean negative log-probability of the right class.
+def cross_entropy(logits, target, *, reduction="mean", label_smoothing=0.0):
+    """Negative log-probability of the target under ``softmax(logits)``, per row, then averaged
+    over rows (``reduction="mean"``), summed (``"sum"``) or returned per row (``"none"``).
 
-    ``logits`` has shape (batch, classes) and ``target`` holds one integer class per row (an
-    ndarray, list or Tensor of ints); an unbatched (classes,) row with one integer also works.
-    Computed from logits shifted by their row maximum, so large logits do not overflow.
+    ``logits`` has shape (batch, classes), or (classes,) for one unbatched row. ``target`` is
+    either one integer class per row (an ndarray, list or Tensor of ints, shape (batch,) or ())
+    or, as in PyTorch, class probabilities of the logits' own shape (floats; each row's loss is
+    then ``-sum(target * log_softmax(logits))``, and the target may require grad).
+    ``label_smoothing`` in [0, 1] mixes the target with the uniform distribution: a row's target
+    becomes ``(1 - label_smoothing) * target + label_smoothing / classes``. Computed from logits
+    shifted by their row maximum, so large logits do not overflow.
     """
-    labels = np.asarray(target.data if isinstance(target, Tensor) else target)
-    if not np.issubdtype(labels.dtype, np.integer):
-        raise TypeError(
-            f"cross_entropy: target must hold integer class indices, got dtype {labels.dtype}; "
-            "for probabilities use binary_cross_entropy, or convert with .astype(int)"
-        )
-    if logits.ndim not in (1, 2) or labels.shape != logits.shape[:-1]:
+    _check_reduction("cross_entropy", reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"cross_entropy: label_smoothing must lie in [0, 1], got "
+                         f"{label_smoothing}")
+    if logits.ndim not in (1, 2):
         raise ValueError(
-            f"cross_entropy: logits of shape {logits.shape} need targets of shape "
-            f"{logits.shape[:-1]} (one class index per row), got {labels.shape}"
+            f"cross_entropy: logits must have shape (batch, classes) or (classes,), got "
+            f"{logits.shape}"
         )
     classes = logits.shape[-1]
-    if labels.size and (labels.min() < 0 or labels.max() >= classes):
+    raw = target.data if isinstance(target, Tensor) else np.asarray(target)
+    if np.issubdtype(raw.dtype, np.floating) and raw.shape == logits.shape:
+        probabilities = _as_tensor(target, logits.dtype)
+        if label_smoothing:
+            probabilities = probabilities * (1.0 - label_smoothing) + label_smoothing / classes
+        return CrossEntropy.apply(logits, probabilities, reduction=reduction)
+    if not np.issubdtype(raw.dtype, np.integer):
+        raise TypeError(
+            f"cross_entropy: target must hold integer class indices (or class probabilities of "
+            f"the logits' shape {logits.shape}), got dtype {raw.dtype} and shape {raw.shape}; "
+            "convert class indices with .astype(int)"
+        )
+    if raw.shape != logits.shape[:-1]:
+        raise ValueError(
+            f"cross_entropy: logits of shape {logits.shape} need targets of shape "
+            f"{logits.shape[:-1]} (one class index per row), got {raw.shape}"
+        )
+    if raw.size and (raw.min() < 0 or raw.max() >= classes):
         raise ValueError(
             f"cross_entropy: class indices must lie in 0..{classes - 1} for {classes} classes, "
-            f"got values from {labels.min()} to {labels.max()}"
+            f"got values from {raw.min()} to {raw.max()}"
         )
-    return CrossEntropy.apply(logits, labels=labels)
+    rows = raw.reshape(-1)
+    distribution = np.zeros((rows.size, classes), dtype=logits.dtype)
+    distribution[np.arange(rows.size), rows] = 1.0
+    if label_smoothing:
+        distribution *= 1.0 - label_smoothing
+        distribution += label_smoothing / classes
+    return CrossEntropy.apply(logits, distribution.reshape(logits.shape), reduction=reduction)
 
 
 class CrossEntropy(Function):
-    """Mean of ``logsumexp(z) - z[label]`` over rows, as one node. Its derivative is
-    ``(softmax(z) - onehot(label)) / batch``: one fused step instead of five small ones."""
+    """``-sum(q * log_softmax(z))`` over the last axis, for logits ``z`` and a target
+    distribution ``q``, reduced over rows; one node instead of five small ones. Its derivatives:
+    ``softmax(z) * sum(q) - q`` for the logits (``softmax(z) - q`` when q sums to 1) and
+    ``-log_softmax(z)`` for the target, times the gradient of each row's loss."""
 
-    __slots__ = ()
+    __slots__ = ("reduction",)
     backward_runs_on_arrays = True
 
-    def forward(self, logits, labels):
-        rows = logits.reshape(-1, logits.shape[-1])
-        picked = (np.arange(len(rows)), labels.reshape(-1))
-        shifted = rows - rows.max(axis=-1, keepdims=True)
-        exps = np.exp(shifted)
-        totals = exps.sum(axis=-1, keepdims=True)
-        onehot = np.zeros_like(rows)
-        onehot[picked] = 1
-        self.save_for_backward(logits, (exps / totals).reshape(logits.shape),
-                               onehot.reshape(logits.shape))
-        return (np.log(totals[:, 0]) - shifted[picked]).mean()
+    def forward(self, logits, target, reduction="mean"):
+        self.reduction = reduction
+        shifted = logits - logits.max(axis=-1, keepdims=True)
+        log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+        self.save_for_backward(logits, log_probs, target)
+        return _reduced_array(-(target * log_probs).sum(axis=-1), reduction)
 
     def backward(self, grad):
-        logits, probs, onehot = self.saved_tensors
-        if isinstance(logits, Tensor):  # create_graph: the softmax must depend on the logits
-            probs = softmax(logits)
-        return (probs - onehot) * (grad / (onehot.size // onehot.shape[-1]))
+        logits, log_probs, target = self.saved_tensors
+        need_logits, need_target = self.needs_input_grad
+        if isinstance(logits, Tensor):  # create_graph: both must depend on the logits
+            log_probs = log_softmax(logits)
+        row_grad = self._row_gradient(grad, target)
+        grad_logits = grad_target = None
+        if need_logits:
+            probs = log_probs.exp() if isinstance(log_probs, Tensor) else np.exp(log_probs)
+            grad_logits = (probs * target.sum(axis=-1, keepdims=True) - target) * row_grad
+        if need_target:
+            grad_target = -log_probs * row_grad
+        return grad_logits, grad_target
 
-    def jvp(self, tangent):
-        """One number out, so its tangent is the gradient dotted with the logits' tangent."""
-        return (self.backward(np.ones((), dtype=tangent.dtype)) * tangent).sum()
+    def _row_gradient(self, grad, target):
+        """The gradient of each row's loss, as a column that broadcasts over the classes."""
+        if self.reduction == "none":
+            return grad.reshape(grad.shape + (1,))
+        if self.reduction == "mean":
+            return grad / (target.size // target.shape[-1])
+        return grad
+
+    def jvp(self, tangent_logits, tangent_target):
+        _, log_probs, target = self.saved_tensors
+        probs = np.exp(log_probs)
+        rows = ((probs * target.sum(axis=-1, keepdims=True) - target) * tangent_logits
+                - log_probs * tangent_target).sum(axis=-1)
+        return _reduced_array(rows, self.reduction)
 
 
-def binary_cross_entropy(input, target):
-    """Mean of ``-(t log p + (1 - t) log(1 - p))`` for probabilities ``p`` in [0, 1].
+def binary_cross_entropy(input, target, *, reduction="mean"):
+    """``-(t log p + (1 - t) log(1 - p))`` for probabilities ``p`` in [0, 1] and targets ``t``,
+    averaged (``reduction="mean"``), summed (``"sum"``) or elementwise (``"none"``).
 
-    ``p`` is clipped to [1e-12, 1 - 1e-12] before the logs, so a confident wrong answer costs
-    about 27.6 instead of infinity (and its gradient through the clip is 0). Apply ``sigmoid``
-    first if the model outputs logits.
+    As in PyTorch, each log is clamped at -100, so a confident wrong answer costs 100 instead of
+    infinity, and the gradient ``(p - t) / max(p (1 - p), 1e-12)`` stays finite. Apply
+    ``sigmoid`` first if the model outputs logits.
     """
+    _check_reduction("binary_cross_entropy", reduction)
     target = _as_tensor(target, input.dtype)
     if input.shape != target.shape:
         raise ValueError(
@@ -108,8 +155,67 @@ def binary_cross_entropy(input, target):
             "binary_cross_entropy: input must be probabilities in [0, 1], got values from "
             f"{input.data.min():.4g} to {input.data.max():.4g}; apply sigmoid to logits first"
         )
-    p = input.clip(_BCE_EPS, 1 - _BCE_EPS)
-    return -(target * p.log() + (1 - target) * (1 - p).log()).mean()
+    return BinaryCrossEntropy.apply(input, target, reduction=reduction)
+
+
+class BinaryCrossEntropy(Function):
+    """PyTorch's binary cross-entropy as one node, with its clamped logs and gradients."""
+
+    __slots__ = ("reduction",)
+    backward_runs_on_arrays = True
+
+    def forward(self, p, t, reduction="mean"):
+        self.reduction = reduction
+        self.save_for_backward(p, t)
+        losses = -(t * _clamped_log(p) + (1 - t) * _clamped_log(1 - p))
+        return _reduced_array(losses, reduction)
+
+    def backward(self, grad):
+        p, t = self.saved_tensors
+        need_p, need_t = self.needs_input_grad
+        if self.reduction == "mean":
+            grad = grad / p.size
+        grad_p = grad * (p - t) / ((1 - p) * p).clip(_BCE_EPS, None) if need_p else None
+        grad_t = grad * (_clamped_log(1 - p) - _clamped_log(p)) if need_t else None
+        return grad_p, grad_t
+
+    def jvp(self, tangent_p, tangent_t):
+        p, t = self.saved_tensors
+        elements = ((p - t) / np.maximum((1 - p) * p, _BCE_EPS) * tangent_p
+                    + (_clamped_log(1 - p) - _clamped_log(p)) * tangent_t)
+        return _reduced_array(elements, self.reduction)
+
+
+_BCE_EPS = 1e-12  # PyTorch's floor for p (1 - p) in the gradient
+_LOG_FLOOR = -100.0  # PyTorch's clamp for each log
+
+
+def _clamped_log(x):
+    """log(x), at least -100 (log 0 is -100, not -inf), on an array or a Tensor."""
+    if isinstance(x, Tensor):
+        with np.errstate(divide="ignore"):
+            return x.log().clip(_LOG_FLOOR, None)
+    with np.errstate(divide="ignore"):
+        return np.maximum(np.log(x), _LOG_FLOOR)
+
+
+def _check_reduction(name, reduction):
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{name}: reduction must be one of 'mean', 'sum' or 'none', got "
+                         f"{reduction!r}")
+
+
+def _reduced(losses, reduction):
+    """A Tensor of losses reduced as PyTorch's ``reduction=`` says."""
+    if reduction == "mean":
+        return losses.mean()
+    return losses.sum() if reduction == "sum" else losses
+
+
+def _reduced_array(losses, reduction):
+    if reduction == "mean":
+        return np.asarray(losses.mean())
+    return np.asarray(losses.sum()) if reduction == "sum" else losses
 
 
 def _as_tensor(value, dtype):
