@@ -17,7 +17,7 @@ import pandas as pd
 import autograd as ag
 from autograd.gradcheck import ATOL, RTOL, close
 
-from . import limits
+from . import budget, limits
 from .errors import SpecError
 from .evaluate import apply_node, evaluate, forward, output_name
 from .spec import ancestors
@@ -35,8 +35,11 @@ def gradient_check(spec, output=None, eps=1e-6, max_elements=limits.FD_MAX_ELEME
     _check_eps(eps)
     output = output_name(spec, output)
     elements = _elements(spec, max_elements)
-    analytic = evaluate(spec, output)
     probe = _Probe(spec, output)
+    total = len(elements)
+    elements = probe.affordable(elements, 2, "the gradient check")
+    analytic = evaluate(spec, output)
+    probe.start()
     rows = []
     for name, index in elements:
         a = float(analytic.grad(name)[index])
@@ -46,6 +49,8 @@ def gradient_check(spec, output=None, eps=1e-6, max_elements=limits.FD_MAX_ELEME
     table.attrs["objective"] = _objective(analytic)
     table.attrs["eps"] = eps
     table.attrs["rule"] = PASS_RULE
+    table.attrs["checked"] = len(elements)
+    table.attrs["elements"] = total
     return table
 
 
@@ -56,12 +61,11 @@ def epsilon_sweep(spec, output=None, epsilons=EPSILONS):
     for eps in epsilons:
         _check_eps(eps)
     output = output_name(spec, output)
-    elements = _elements(spec, limits.FD_MAX_ELEMENTS)
-    if len(elements) > limits.SWEEP_MAX_ELEMENTS:
-        picks = np.linspace(0, len(elements) - 1, limits.SWEEP_MAX_ELEMENTS).round().astype(int)
-        elements = [elements[i] for i in picks]
-    analytic = evaluate(spec, output)
+    elements = _spaced(_elements(spec, limits.FD_MAX_ELEMENTS), limits.SWEEP_MAX_ELEMENTS)
     probe = _Probe(spec, output)
+    elements = probe.affordable(elements, 2 * len(epsilons), "the epsilon sweep")
+    analytic = evaluate(spec, output)
+    probe.start()
     rows = []
     for eps in epsilons:
         errors = [_row(name, index, float(analytic.grad(name)[index]),
@@ -75,6 +79,15 @@ def epsilon_sweep(spec, output=None, epsilons=EPSILONS):
     table.attrs["elements"] = len(elements)
     table.attrs["objective"] = _objective(analytic)
     return table
+
+
+def _spaced(elements: list, count: int) -> list:
+    """``count`` of ``elements``, evenly spaced and including the first and the last (all of
+    them when there are no more than ``count``)."""
+    if len(elements) <= count:
+        return elements
+    picks = np.linspace(0, len(elements) - 1, count).round().astype(int)
+    return [elements[i] for i in picks]
 
 
 def _check_eps(eps):
@@ -98,14 +111,17 @@ def _elements(spec, max_elements):
 class _Probe:
     """Forward passes of the output with one input element moved.
 
-    The plan is made once: every node's tensor at the unmoved inputs, and for each input the
-    op nodes to recompute when it moves (those that depend on it and feed the output).
+    The plan is made once, before anything is computed: for each input the op nodes to
+    recompute when it moves (those that depend on it and feed the output) and their work.
+    ``start()`` then computes every node's tensor at the unmoved inputs.
     """
 
     def __init__(self, spec, output):
+        self.spec = spec
         self.output = output
-        with ag.no_grad():
-            self.base = forward(spec)
+        self.estimate = budget.check_evaluation(spec)
+        self.deadline = budget.Deadline("the finite-difference check")
+        self.base: dict[str, ag.Tensor] = {}
         feeds_output = ancestors(spec.nodes, output)
         depends_on: dict[str, set[str]] = {}
         self.steps: dict[str, list] = {}
@@ -120,12 +136,29 @@ class _Probe:
                     for name in depends_on[node.name]:
                         self.steps[name].append(node)
 
+    def pass_work(self, name) -> int:
+        """Work units of one pass with input ``name`` moved."""
+        return sum(self.estimate.work.get(node.name, budget.OP_WORK)
+                   for node in self.steps[name]) + 1
+
+    def affordable(self, elements, passes, what):
+        """``elements``, or as many of them as ``limits.MAX_CHECK_WORK`` allows, evenly spaced."""
+        work = {name: self.pass_work(name) for name in self.steps}
+        count = budget.finite_difference_count([work[name] for name, _ in elements], passes, what)
+        return _spaced(elements, count)
+
+    def start(self) -> None:
+        with ag.no_grad():
+            self.base = forward(self.spec, self.estimate, self.deadline)
+
     def value(self, name, moved):
+        self.deadline.check()
         tensors = dict(self.base)
         tensors[name] = ag.Tensor(moved)
         with ag.no_grad(), np.errstate(all="ignore"):
             for node in self.steps[name]:
-                tensors[node.name] = apply_node(node, [tensors[o] for o in node.operands])
+                tensors[node.name] = apply_node(node, [tensors[o] for o in node.operands],
+                                                checked=True)
         return float(np.sum(tensors[self.output].data))
 
     def central_difference(self, name, index, eps):

@@ -3,6 +3,10 @@
 The graph is built with the engine in spec order; every intermediate keeps its gradient
 (``retain_grad``) so the drawing and the tables can show the whole chain. NumPy's warnings are
 silenced and NaN or inf is reported instead, on the node where it first appears.
+
+Before any element is computed, ``playground.budget`` works out every node's shape and the work
+of the whole graph, and refuses a graph over the limits; a ``Deadline`` guards the rest. A
+Result is immutable: its arrays are read-only, so caches can hand the same one to everybody.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import numpy as np
 
 import autograd as ag
 
-from . import limits, registry
+from . import budget, limits, registry
 from .errors import SpecError
 
 
@@ -75,26 +79,37 @@ def output_name(spec, output=None) -> str:
     return name
 
 
-def forward(spec) -> dict[str, ag.Tensor]:
+def forward(spec, estimate=None, deadline=None) -> dict[str, ag.Tensor]:
     """Build every node's tensor in spec order (recording for backward unless inside no_grad).
 
-    Errors name the node, the op and the operand shapes.
+    ``estimate`` (``budget.check_evaluation(spec)``, made here when not given) has checked the
+    graph's cost; ``deadline`` is checked before every op. Errors name the node, the op and the
+    operand shapes.
     """
+    estimate = estimate if estimate is not None else budget.check_evaluation(spec)
+    deadline = deadline if deadline is not None else budget.Deadline("evaluating the graph")
     tensors: dict[str, ag.Tensor] = {}
     with np.errstate(all="ignore"):
         for node in spec.nodes:
             if node.kind == "op":
-                tensors[node.name] = apply_node(node, [tensors[name] for name in node.operands])
+                deadline.check()
+                operands = [tensors[name] for name in node.operands]
+                tensors[node.name] = apply_node(node, operands,
+                                                checked=node.name in estimate.shapes)
             else:
                 tensors[node.name] = ag.Tensor(node.array(), requires_grad=node.kind == "input",
                                                name=node.name)
     return tensors
 
 
-def apply_node(node, operands):
-    """The tensor of op node ``node`` from its operands' tensors; errors become SpecError."""
+def apply_node(node, operands, checked=False):
+    """The tensor of op node ``node`` from its operands' tensors; errors become SpecError.
+
+    ``checked`` says the budget already knows this node's shape (so its size is within limits);
+    otherwise a broadcast too large is refused before it is computed."""
     info = registry.get(node.op)
-    _check_result_size(node, operands)
+    if not checked:
+        _check_result_size(node, operands)
     try:
         result = info.apply(*operands, **node.attrs)
     except (ValueError, TypeError, IndexError, ZeroDivisionError) as error:
@@ -143,7 +158,8 @@ def evaluate(spec, output=None) -> Result:
     output does not depend on it); constants and nodes made only of constants have none.
     """
     output = output_name(spec, output)
-    tensors = forward(spec)
+    deadline = budget.Deadline("evaluating the graph")
+    tensors = forward(spec, budget.check_evaluation(spec), deadline)
     for node in spec.nodes:
         if node.kind == "op" and tensors[node.name].requires_grad:
             tensors[node.name].retain_grad()
@@ -151,7 +167,11 @@ def evaluate(spec, output=None) -> Result:
     with np.errstate(all="ignore"):
         if root.requires_grad:
             root.backward(np.ones(root.shape))
+    deadline.check()
     grads = {node.name: _gradient(tensors[node.name]) for node in spec.nodes}
+    for node in spec.nodes:
+        _freeze(tensors[node.name].data)
+        _freeze(grads[node.name])
     flags = _flags(spec, tensors, grads, output)
     nodes = tuple(
         NodeResult(
@@ -168,6 +188,12 @@ def evaluate(spec, output=None) -> Result:
         for node in spec.nodes
     )
     return Result(spec, output, root.size != 1, nodes, flags)
+
+
+def _freeze(array) -> None:
+    """Make ``array`` read-only: a Result may be shared by every session that shows its graph."""
+    if isinstance(array, np.ndarray):
+        array.flags.writeable = False
 
 
 def _gradient(tensor):

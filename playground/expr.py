@@ -34,7 +34,15 @@ import re
 
 from . import limits, registry
 from .errors import SpecError
-from .spec import GENERATORS, GraphSpec, Node, canonical_value, check_name, next_name
+from .spec import (
+    GENERATORS,
+    GraphSpec,
+    Node,
+    canonical_value,
+    check_name,
+    check_text,
+    next_name,
+)
 
 _OPERATORS = {
     ast.Add: "+",
@@ -120,7 +128,7 @@ _VALUE_EXAMPLES = (
 
 def parse(text: str) -> GraphSpec:
     """The GraphSpec written in ``text``; SpecError with line and column for any problem."""
-    _check_text(text, "program")
+    check_text(text, "program", limits.MAX_TEXT_CHARS)
     text = text.removeprefix("\ufeff")
     tree = _syntax_tree(text, "program", "write one assignment per line, such as h = tanh(x)")
     return _Parser(text, tree).run()
@@ -133,7 +141,7 @@ def parse_value(text: str):
     The node editor's value box reads through this: the same whitelist and limits as ``parse``,
     nothing evaluated; anything else is a SpecError with the line and column of the problem.
     """
-    _check_text(text, "value")
+    check_text(text, "value", limits.MAX_TEXT_CHARS)
     text = text.removeprefix("\ufeff")
     # A value may start with blanks, which Python's parser takes for an indented line: drop
     # them, keep the line breaks (so lines still count right) and add the indent back to the
@@ -160,17 +168,6 @@ def to_text(spec: GraphSpec) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Reading.
-
-
-def _check_text(text, what: str) -> None:
-    """Refuse anything but text, and text longer than ``limits.MAX_TEXT_CHARS``."""
-    if not isinstance(text, str):
-        raise SpecError(f"the {what} must be text, not {type(text).__name__}")
-    if len(text) > limits.MAX_TEXT_CHARS:
-        raise SpecError(
-            f"the {what} has {len(text):,} characters, more than the limit of "
-            f"{limits.MAX_TEXT_CHARS:,}"
-        )
 
 
 def _syntax_tree(text: str, what: str, hint: str) -> ast.Module:
@@ -276,17 +273,22 @@ class _Parser:
         return node
 
     def check_depth(self) -> None:
-        """Refuse expression trees deeper than ``limits.MAX_EXPR_DEPTH``, without recursion."""
-        stack = [(stmt, stmt, 1) for stmt in self.tree.body]
+        """Refuse expression trees deeper than ``limits.MAX_EXPR_DEPTH``, without recursion.
+
+        Only expressions count (a name, a number, an operation, a call, a list): a sum of 100
+        terms, ``a + a + ... + a``, is 99 additions above a name, 100 levels."""
+        stack = [(stmt, stmt, 0) for stmt in self.tree.body]
         while stack:
             node, stmt, depth = stack.pop()
+            if isinstance(node, ast.expr):
+                depth += 1
             if depth > limits.MAX_EXPR_DEPTH:
                 raise self.error(
                     stmt,
                     f"this line is nested more than {limits.MAX_EXPR_DEPTH} levels deep; "
                     "split it over several lines with names for the parts",
                 )
-            stack.extend((child, stmt, depth + 1) for child in ast.iter_child_nodes(node))
+            stack.extend((child, stmt, depth) for child in ast.iter_child_nodes(node))
 
     # Errors and node making.
 

@@ -26,6 +26,16 @@ MAX_ELEMENTS = 1_000_000
 """Elements in one tensor: a literal, a generator or a shape attribute."""
 MAX_TOTAL_ELEMENTS = 5_000_000
 """Elements in all leaves of one graph together."""
+
+# The cost of evaluating a graph (playground.budget), worked out from shapes before any work.
+MAX_GRAPH_ELEMENTS = 4_000_000
+"""Elements in all of a graph's tensors together, leaves and computed ones (its gradients hold as
+many again): about 64 MB for values and gradients."""
+MAX_WORK = 20_000_000
+"""Work units of one forward pass: about one per element an op computes, plus 1,000 per op and a
+matrix product's multiply-adds / 16 (backward costs about twice as much again)."""
+MAX_SECONDS = 10.0
+"""Wall-clock seconds one evaluation, check or drawing may take, whatever the estimate said."""
 MAX_SEED = 2**63 - 1
 """Largest seed of a random generator."""
 
@@ -40,6 +50,9 @@ FD_MAX_ELEMENTS = 2_000
 """Input elements the gradient check perturbs, two forward passes each."""
 SWEEP_MAX_ELEMENTS = 64
 """Input elements the epsilon sweep samples (evenly spaced), at each of its ten epsilons."""
+MAX_CHECK_WORK = 50_000_000
+"""Work units of the forward passes of one gradient check or epsilon sweep together; a check
+that would need more compares fewer elements, evenly spaced, and says so."""
 
 # Editing (playground.edits).
 MAX_HISTORY = 100
