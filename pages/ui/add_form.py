@@ -19,11 +19,12 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
         "Kind of node", list(KIND_LABELS), format_func=KIND_LABELS.get, default="op",
         required=True, key=keys.ADD_KIND,
     )
+    op = None
     if kind == "op":
         if result is None:
             st.info("An operation needs operands: add an input first.", icon=":material/info:")
             return
-        stem = _operation_widgets(spec, result)
+        stem = op = _operation_widgets(spec, result)
     else:
         node_widgets.value_widgets(keys.ADD_VALUE)
         stem = LEAF_STEMS[kind]
@@ -34,7 +35,7 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
     st.text_input("Name (optional)", placeholder=edits.fresh_name(spec, stem), key=keys.ADD_NAME,
                   max_chars=64)
     st.button("Add node", type="primary", icon=":material/add:", on_click=_add_node,
-              key=keys.ADD_GO)
+              args=(kind, op), key=keys.ADD_GO)
     notes.show_error("add")
 
 
@@ -60,15 +61,19 @@ def _operation_widgets(spec: GraphSpec, result: Result) -> str:
     return op
 
 
-def _add_node() -> None:
+def _add_node(kind: str, op: str | None) -> None:
+    """Add the node the form showed: `kind` and `op` are what it was drawn with, and a request
+    that changed them as it pressed the button gets the form's message instead."""
     ss = st.session_state
-    kind = ss[keys.ADD_KIND]
 
     def make(current: GraphSpec) -> GraphSpec:
-        stem = ss[keys.ADD_OP] if kind == "op" else LEAF_STEMS[kind]
-        name = (ss.get(keys.ADD_NAME) or "").strip() or edits.fresh_name(current, stem)
+        node_widgets.unchanged(keys.ADD_KIND, kind, "the kind of node")
         if kind == "op":
-            info = OPS[ss[keys.ADD_OP]]
+            node_widgets.unchanged(keys.ADD_OP, op, "the operation")
+        stem = op if kind == "op" else LEAF_STEMS[kind]
+        name = str(ss.get(keys.ADD_NAME) or "").strip() or edits.fresh_name(current, stem)
+        if kind == "op":
+            info = OPS[op]
             attrs = node_widgets.read_attrs(keys.ADD_ATTR, info)
             node = Node.operation(name, info.name, *_chosen_operands(info), **attrs)
         else:
@@ -81,5 +86,6 @@ def _add_node() -> None:
 
 def _chosen_operands(info) -> tuple[str, ...]:
     if info.arity is None:
-        return tuple(st.session_state.get(keys.ADD_OPERANDS) or ())
-    return tuple(st.session_state[keys.add_operand(info.arity, i)] for i in range(info.arity))
+        return tuple(node_widgets.field(keys.ADD_OPERANDS, "the operands") or ())
+    return tuple(node_widgets.field(keys.add_operand(info.arity, i), f"operand {i + 1}")
+                 for i in range(info.arity))

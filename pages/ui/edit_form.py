@@ -29,14 +29,15 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
 
     rename_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
     rename_col.text_input("New name", key=keys.EDIT_NEW_NAME, max_chars=64)
-    button_col.button("Rename", on_click=_rename, key=keys.EDIT_RENAME, width="stretch")
+    button_col.button("Rename", on_click=_rename, args=(name,), key=keys.EDIT_RENAME,
+                      width="stretch")
 
     if node.is_leaf:
         node_widgets.value_widgets(keys.edit_value(name), current=node.value)
-        st.button("Set value", on_click=_set_value, key=keys.EDIT_SET_VALUE)
+        st.button("Set value", on_click=_set_value, args=(name,), key=keys.EDIT_SET_VALUE)
 
-    st.button(f"Make `{name}` the output", on_click=_make_output, key=keys.EDIT_OUTPUT,
-              disabled=result.output == name)
+    st.button(f"Make `{name}` the output", on_click=_make_output, args=(name,),
+              key=keys.EDIT_OUTPUT, disabled=result.output == name)
 
     users = edits.dependents(spec, name)
     if users:
@@ -46,8 +47,8 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
                               key=keys.EDIT_CASCADE)
     else:
         cascade = True
-    st.button(f"Delete `{name}`", on_click=_delete, key=keys.EDIT_DELETE,
-              icon=":material/delete:", disabled=not cascade)
+    st.button(f"Delete `{name}`", on_click=_delete, args=(name,),
+              key=keys.EDIT_DELETE, icon=":material/delete:", disabled=not cascade)
     notes.show_error("edit")
 
 
@@ -55,30 +56,45 @@ def _pick_node() -> None:
     st.session_state[keys.EDIT_TARGET] = st.session_state[keys.EDIT_NODE]
 
 
-def _rename() -> None:
-    old = st.session_state[keys.EDIT_TARGET]
-    new = st.session_state[keys.EDIT_NEW_NAME].strip()
-    if state.apply_edit("edit", lambda current: edits.rename(current, old, new)):
-        st.session_state[keys.EDIT_TARGET] = new
+def _same_node(name: str) -> None:
+    """A button acts on the node the form showed (`name`); SpecError when the request also
+    chose another node."""
+    node_widgets.unchanged(keys.EDIT_NODE, name, "the node")
+
+
+def _rename(name: str) -> None:
+    new_name = str(st.session_state.get(keys.EDIT_NEW_NAME) or "").strip()
+
+    def make(current):
+        _same_node(name)
+        return edits.rename(current, name, new_name)
+
+    if state.apply_edit("edit", make):
+        st.session_state[keys.EDIT_TARGET] = new_name
         st.session_state[keys.EDIT_NEW_NAME] = ""
 
 
-def _set_value() -> None:
-    name = st.session_state[keys.EDIT_TARGET]
-    value_prefix = keys.edit_value(name)
-    state.apply_edit(
-        "edit", lambda current: edits.set_value(current, name,
-                                                node_widgets.read_value(value_prefix))
-    )
+def _set_value(name: str) -> None:
+    def make(current):
+        _same_node(name)
+        return edits.set_value(current, name, node_widgets.read_value(keys.edit_value(name)))
+
+    state.apply_edit("edit", make)
 
 
-def _make_output() -> None:
-    name = st.session_state[keys.EDIT_TARGET]
-    state.apply_edit("edit", lambda current: edits.set_output(current, name))
+def _make_output(name: str) -> None:
+    def make(current):
+        _same_node(name)
+        return edits.set_output(current, name)
+
+    state.apply_edit("edit", make)
 
 
-def _delete() -> None:
-    name = st.session_state[keys.EDIT_TARGET]
-    cascade = bool(st.session_state.get(keys.EDIT_CASCADE))
-    if state.apply_edit("edit", lambda current: edits.delete(current, name, cascade=cascade)):
+def _delete(name: str) -> None:
+    def make(current):
+        _same_node(name)
+        cascade = bool(st.session_state.get(keys.EDIT_CASCADE))
+        return edits.delete(current, name, cascade=cascade)
+
+    if state.apply_edit("edit", make):
         st.session_state[keys.EDIT_CASCADE] = False

@@ -4,6 +4,10 @@ Each `*_widgets(prefix, ...)` draws widgets under keys built from `prefix` by `p
 the matching `read_*(prefix, ...)` runs in a callback and turns those keys into the plain value or
 attribute the playground expects. Checking them is the playground's job: `Node(...)` raises
 SpecError.
+
+A callback reads every widget through `field`: a widget its form did not draw (the form's kind,
+operation, entry count or node changed in the same request as the button, from a stale page or a
+forged request) is the form's own SpecError, never a KeyError.
 """
 
 from __future__ import annotations
@@ -13,12 +17,39 @@ import json
 import streamlit as st
 
 from pages.ui import keys
-from playground import limits
+from playground import SpecError, limits
 from playground.expr import parse_value
 from playground.registry import Attr, OpInfo
 from playground.spec import GENERATORS
 
 VALUE_MODES = {"number": "Number", "list": "List", "generator": "Generator"}
+STALE = ("the form changed as its button was pressed ({what} is not what the page showed); "
+         "check the fields and press the button again")
+
+
+def field(key: str, what: str):
+    """The value of widget `key` in a form's callback; SpecError (STALE) when it is not there."""
+    if key not in st.session_state:
+        raise SpecError(STALE.format(what=what))
+    return st.session_state[key]
+
+
+def number(key: str, what: str, kind: type = float):
+    """`field(key)` as a float (or `kind`); SpecError naming `what` when it is not a number."""
+    value = field(key, what)
+    try:
+        if isinstance(value, bool) or value is None:
+            raise TypeError
+        return kind(value)
+    except (TypeError, ValueError, OverflowError):
+        raise SpecError(f"{what} must be a number, not {str(value)[:20]!r}") from None
+
+
+def unchanged(key: str, drawn, what: str) -> None:
+    """SpecError (STALE) unless widget `key` still holds `drawn`, the value the form was drawn
+    with: a button acts only on the form the page showed."""
+    if st.session_state.get(key) != drawn:
+        raise SpecError(STALE.format(what=what))
 UI_MAX_NDIM = 4  # dimensions offered by the shape widgets; the expression editor allows more
 
 
@@ -37,9 +68,11 @@ def _ints_widgets(prefix: str, label: str, minimum: int, default: tuple[int, ...
         )
 
 
-def _read_ints(prefix: str) -> tuple[int, ...]:
-    count = int(st.session_state[keys.count(prefix)])
-    return tuple(int(st.session_state[keys.entry(prefix, i)]) for i in range(count))
+def _read_ints(prefix: str, label: str) -> tuple[int, ...]:
+    count = number(keys.count(prefix), f"the number of entries of {label}", int)
+    if not 1 <= count <= UI_MAX_NDIM:
+        raise SpecError(f"{label} has between 1 and {UI_MAX_NDIM} entries here, not {count}")
+    return tuple(number(keys.entry(prefix, i), f"{label}[{i}]", int) for i in range(count))
 
 
 # --- leaf values ---------------------------------------------------------------------------------
@@ -88,17 +121,21 @@ def read_value(prefix: str) -> object:
     def part(name):
         return keys.value_part(prefix, name)
 
-    mode = st.session_state.get(part("mode")) or "number"
+    mode = field(part("mode"), "the kind of value")
     if mode == "number":
-        return float(st.session_state[part("number")])
+        return number(part("number"), "the number")
     if mode == "list":
-        return parse_value(st.session_state.get(part("list")) or "")
-    fn = st.session_state[part("fn")]
-    value: dict = {"fn": fn, "shape": list(_read_ints(part("shape")))}
+        return parse_value(field(part("list"), "the nested list") or "")
+    if mode != "generator":
+        raise SpecError(STALE.format(what="the kind of value"))
+    fn = field(part("fn"), "the generator")
+    if fn not in GENERATORS:
+        raise SpecError(STALE.format(what="the generator"))
+    value: dict = {"fn": fn, "shape": list(_read_ints(part("shape"), "shape"))}
     if "seed" in GENERATORS[fn]:
-        value["seed"] = int(st.session_state[part("seed")])
+        value["seed"] = number(part("seed"), "the seed", int)
     if "value" in GENERATORS[fn]:
-        value["value"] = float(st.session_state[part("fill")])
+        value["value"] = number(part("fill"), "the fill value")
     return value
 
 
@@ -120,7 +157,7 @@ def _draw_optional_float(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
 
 
 def _read_optional_float(key: str, attr: Attr):
-    return float(st.session_state[key]) if st.session_state.get(keys.attr_on(key)) else None
+    return number(key, attr.name) if st.session_state.get(keys.attr_on(key)) else None
 
 
 def _draw_dim(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
@@ -140,7 +177,7 @@ def _draw_axes(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
 
 
 def _read_axes(key: str, attr: Attr):
-    chosen = tuple(st.session_state.get(key) or ())
+    chosen = tuple(field(key, attr.name) or ())
     if attr.type == "axis" and len(chosen) == 1:
         return chosen[0]
     return chosen or None
@@ -154,21 +191,25 @@ def _draw_index(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
     _ints_widgets(key, attr.name, -limits.MAX_ELEMENTS, (0,))
 
 
-def _read_plain(key: str, attr: Attr):
-    return st.session_state[key]
+def _read_bool(key: str, attr: Attr):
+    return bool(field(key, attr.name))
+
+
+def _read_float(key: str, attr: Attr):
+    return number(key, attr.name)
 
 
 def _read_int(key: str, attr: Attr):
-    return int(st.session_state[key])
+    return number(key, attr.name, int)
 
 
 def _read_ints_attr(key: str, attr: Attr):
-    return _read_ints(key)
+    return _read_ints(key, attr.name)
 
 
 ATTR_WIDGETS = {
-    "bool": (_draw_bool, _read_plain),
-    "float": (_draw_float, _read_plain),
+    "bool": (_draw_bool, _read_bool),
+    "float": (_draw_float, _read_float),
     "optional_float": (_draw_optional_float, _read_optional_float),
     "dim": (_draw_dim, _read_int),
     "axis": (_draw_axes, _read_axes),
