@@ -23,36 +23,67 @@ class Case:
     setup: Callable[[], Any] | None = None
 
 
-def median_seconds(cases, repeats, number=1, warmup=1):
-    """Median seconds per call of each case, repeats interleaved across cases.
+@dataclass
+class Timing:
+    """The seconds per call of one case over the repeats: their median and spread."""
+
+    samples: list[float]
+
+    @property
+    def median(self):
+        return statistics.median(self.samples)
+
+    @property
+    def spread(self):
+        """How far the slowest and the fastest repeat stray from the median, as a factor >= 1."""
+        median = self.median
+        return max(max(self.samples) / median, median / min(self.samples))
+
+
+def time_cases(cases, repeats, number=1, warmup=1, freeze_gc=False):
+    """Seconds per call of each case (a Timing), repeats interleaved across cases.
 
     ``cases`` maps a name to a Case. Each repeat times ``number`` calls in a row (each with its own
-    untimed setup) and divides by ``number``; ``gc.collect()`` runs before every timed call so one
-    case's garbage is not collected on another's clock. The collector stays enabled while timing,
-    because a user's program pays for it too, but the objects alive before timing (modules such as
-    torch hold 100,000 of them) are frozen out of its sight, so each collection costs what the
-    workload's own objects cost, as in a program that never imported the baselines.
+    untimed setup) and divides by ``number``.
+
+    By default the garbage collector runs as it does in a user's program (a notebook, the
+    Streamlit server): enabled, seeing every object the process holds, including the 100,000 that
+    modules such as torch create, and never collected by hand between calls, so a repeat pays for
+    the collections its allocations trigger, full ones included. ``freeze_gc`` measures instead
+    as earlier versions did: the objects alive before timing are frozen out of the collector's
+    sight (gc.freeze) and ``gc.collect()`` runs before every timed call, so each collection costs
+    only what the workload's own objects cost.
     """
     for case in cases.values():
         for _ in range(warmup):
             case.run(case.setup() if case.setup else None)
     samples = {name: [] for name in cases}
     gc.collect()
-    gc.freeze()
+    if freeze_gc:
+        gc.freeze()
     try:
         for _ in range(repeats):
             for name, case in cases.items():
                 total = 0.0
                 for _ in range(number):
                     state = case.setup() if case.setup else None
-                    gc.collect()
+                    if freeze_gc:
+                        gc.collect()
                     start = time.perf_counter()
                     case.run(state)
                     total += time.perf_counter() - start
                 samples[name].append(total / number)
     finally:
-        gc.unfreeze()
-    return {name: statistics.median(times) for name, times in samples.items()}
+        if freeze_gc:
+            gc.unfreeze()
+    return {name: Timing(times) for name, times in samples.items()}
+
+
+def median_seconds(cases, repeats, number=1, warmup=1, freeze_gc=True):
+    """Median seconds per call of each case (see ``time_cases``; the collector frozen by
+    default, as the other benchmark scripts expect)."""
+    timings = time_cases(cases, repeats, number, warmup, freeze_gc)
+    return {name: timing.median for name, timing in timings.items()}
 
 
 def traced_peak_bytes(case):

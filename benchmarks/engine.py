@@ -1,12 +1,16 @@
 """Engine benchmarks: our autograd against PyTorch CPU eager and hand-written NumPy.
 
 Run from the repository root:
-    python benchmarks/engine.py [--quick] [--only NAME[,NAME]] [--threads N] [--profile]
+    python benchmarks/engine.py [--quick] [--only NAME[,NAME]] [--threads N] [--gc-freeze]
+                                [--profile]
 (--profile prints cProfile's costliest functions of our engine instead of timing.)
 
 Every number is the median of several repeats; the repeats of the engines being compared run
-interleaved, so a slow moment of the machine hurts all of them alike. Each row shows ratios
-(ours / baseline) against baselines measured in the same run, the target and PASS or MISS.
+interleaved, so a slow moment of the machine hurts all of them alike. The garbage collector runs
+as in a user's program (see _timing.time_cases); --gc-freeze hides the objects alive before
+timing from it, as earlier versions of this script did. Each row shows ratios (ours / baseline)
+against baselines measured in the same run, the target and PASS or MISS; "spread" is how far our
+slowest or fastest repeat strays from our median, and has a target of its own.
 PyTorch is optional: without it, its columns read "n/a". Before timing, every workload is run once
 in each engine and the results are compared, so a benchmark never times a wrong answer.
 """
@@ -32,8 +36,8 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and _ti
 from _timing import (  # noqa: E402
     Case,
     malloc_in_use,
-    median_seconds,
     print_table,
+    time_cases,
     traced_peak_bytes,
 )
 
@@ -56,6 +60,9 @@ MLP_BATCH = 64
 MLP_LR = 0.01
 SCALAR_SIZES = (2, 16, 16, 1)
 
+MLP_MEMORY_LIMIT = 1.0  # peak of a training step, ours / hand-written NumPy's (tracemalloc)
+SPREAD_LIMIT = 1.3  # our slowest and fastest repeat within this factor of our median
+
 # (repeats, calls per repeat, warm-up calls) for each benchmark, full run and --quick.
 FULL = {"overhead": (25, 5, 2), "mlp": (25, 10, 3), "deep": (7, 1, 1), "fanin": (11, 1, 1),
         "scalar": (25, 5, 2)}
@@ -75,6 +82,7 @@ class Row:
     basis: str  # "torch" or "numpy": the target is a ratio against it; "absolute": a limit on ours
     limit: float
     strict: bool = False
+    spread: float | None = None  # ours: max(slowest / median, median / fastest) over repeats
 
     def measured(self):
         if self.basis == "absolute":
@@ -100,8 +108,15 @@ class Row:
         return [
             self.label, self.unit, _number(self.ours), _number(self.torch), _number(self.numpy),
             _ratio(self.ours, self.torch), _ratio(self.ours, self.numpy), self.target(),
-            self.result(),
+            self.result(), _spread_cell(self.spread),
         ]
+
+
+def _spread_cell(spread):
+    if spread is None:
+        return ""
+    verdict = "PASS" if spread <= SPREAD_LIMIT else "MISS"
+    return f"{spread:.2f}× {verdict}"
 
 
 def _number(value):
@@ -212,15 +227,15 @@ def torch_chain_bytes(n_ops, shape):
     return max(after_forward, malloc_in_use()) - before
 
 
-def bench_overhead(config):
+def bench_overhead(config, freeze_gc):
     cases = {"ours": chain_case(ours_leaf, CHAIN_SHAPE, CHAIN_OPS)}
     if torch is not None:
         cases["torch"] = chain_case(torch_leaf, CHAIN_SHAPE, CHAIN_OPS)
     _check_chain(cases, CHAIN_SHAPE, CHAIN_OPS, "op overhead chain")
-    times = median_seconds(cases, *config)
-    per_op = {name: seconds / CHAIN_OPS * 1e6 for name, seconds in times.items()}
+    timings = time_cases(cases, *config, freeze_gc=freeze_gc)
+    per_op = {name: t.median / CHAIN_OPS * 1e6 for name, t in timings.items()}
     return [Row("op overhead (2,000-op chain)", "µs/op", per_op["ours"], per_op.get("torch"),
-                None, "torch", 0.8)]
+                None, "torch", 0.8, spread=timings["ours"].spread)]
 
 
 def _check_chain(cases, shape, n_ops, name):
@@ -232,20 +247,21 @@ def _check_chain(cases, shape, n_ops, name):
             _check(f"{name}: {engine} grad of {label}", leaf.grad.numpy(), expected)
 
 
-def bench_deep(config):
+def bench_deep(config, freeze_gc):
     shape = ()
     cases = {"ours": chain_case(ours_leaf, shape, DEEP_OPS),
              "numpy": numpy_chain_case(shape, DEEP_OPS)}
     if torch is not None:
         cases["torch"] = chain_case(torch_leaf, shape, DEEP_OPS)
     _check_chain({k: v for k, v in cases.items() if k != "numpy"}, shape, DEEP_OPS, "deep chain")
-    times = median_seconds(cases, *config)
+    timings = time_cases(cases, *config, freeze_gc=freeze_gc)
+    times = {name: t.median for name, t in timings.items()}
     ours_bytes = traced_peak_bytes(cases["ours"]) / DEEP_OPS
     numpy_bytes = traced_peak_bytes(cases["numpy"]) / DEEP_OPS
     torch_bytes = torch_chain_bytes(DEEP_OPS, shape) if torch is not None else None
     return [
         Row("deep chain (100,000 ops), time", "s", times["ours"], times.get("torch"),
-            times["numpy"], "torch", 1.0),
+            times["numpy"], "torch", 1.0, spread=timings["ours"].spread),
         Row("deep chain, peak memory", "B/op", ours_bytes,
             None if torch_bytes is None else torch_bytes / DEEP_OPS, numpy_bytes,
             "absolute", 800, strict=True),
@@ -275,7 +291,7 @@ def fan_in_case(leaf):
     return Case(run, setup), b_values
 
 
-def bench_fanin(config):
+def bench_fanin(config, freeze_gc):
     case, want = fan_in_case(ours_leaf)
     cases = {"ours": case}
     if torch is not None:
@@ -284,9 +300,11 @@ def bench_fanin(config):
         state = case.setup()
         case.run(state)
         _check(f"fan-in: {engine} grad of a_i", [a.grad.item() for a in state[0]], want)
-    times = median_seconds(cases, *config)
+    timings = time_cases(cases, *config, freeze_gc=freeze_gc)
+    times = {name: t.median for name, t in timings.items()}
     return [Row("fan-in (sum of 10,000 products)", "ms", times["ours"] * 1e3,
-                _scaled(times.get("torch"), 1e3), None, "torch", 0.7)]
+                _scaled(times.get("torch"), 1e3), None, "torch", 0.7,
+                spread=timings["ours"].spread)]
 
 
 def _scaled(value, factor):
@@ -332,7 +350,7 @@ def scalar_mlp_case(leaf):
     return Case(run, setup), parameters
 
 
-def bench_scalar(config):
+def bench_scalar(config, freeze_gc):
     cases, grads = {}, {}
     for engine, leaf in (("ours", ours_leaf), ("torch", torch_leaf)):
         if engine == "torch" and torch is None:
@@ -343,9 +361,11 @@ def bench_scalar(config):
         grads[engine] = [p.grad.item() for p in parameters]
     if "torch" in grads:
         _check("scalar MLP: ours vs torch parameter grads", grads["ours"], grads["torch"])
-    times = median_seconds(cases, *config)
+    timings = time_cases(cases, *config, freeze_gc=freeze_gc)
+    times = {name: t.median for name, t in timings.items()}
     return [Row("scalar MLP 2-16-16-1 (0-d tensors)", "ms", times["ours"] * 1e3,
-                _scaled(times.get("torch"), 1e3), None, "torch", 1.0, strict=True)]
+                _scaled(times.get("torch"), 1e3), None, "torch", 1.0, strict=True,
+                spread=timings["ours"].spread)]
 
 
 # ---------------------------------------------------------------- MLP training step
@@ -422,11 +442,28 @@ def _torch_mlp(params):
     return torch.nn.Sequential(*layers[:-1])
 
 
+def plain_loss(x, y, rows, params, row_max):
+    """The step's loss written with plain ops, as a student would: ``x @ W + b`` (W stored
+    (in, out)), relu, and cross-entropy as log-sum-exp minus the picked logit, shifted by the
+    row maximum taken as a constant. ``row_max(z)`` is the engine's spelling of that maximum."""
+    w1, b1, w2, b2, w3, b3 = params
+    h = (x @ w1 + b1).relu()
+    h = (h @ w2 + b2).relu()
+    z = h @ w3 + b3
+    shift = row_max(z.detach())
+    log_sum_exp = (z - shift).exp().sum(1).log() + shift.reshape(-1)
+    return (log_sum_exp - z[rows, y]).mean()
+
+
 def mlp_cases(dtype):
-    """One SGD step per call, in each engine, from the same weights, plus a one-step check."""
+    """One SGD step per call, in each engine, from the same weights, plus a one-step check.
+
+    ``ours`` and ``torch`` use the fused layers (nn.Linear, F.cross_entropy); ``ours_plain`` and
+    ``torch_plain`` the same step written with plain ops (``plain_loss``)."""
     x, y, params = mlp_data(dtype)
     reference = NumpyMLP(params)
     cases = {"numpy": Case(lambda _: reference.step(x, y))}
+    rows = np.arange(len(y))
 
     model = _ours_mlp(params)
     opt = optim.SGD(model.parameters(), lr=MLP_LR)
@@ -439,8 +476,21 @@ def mlp_cases(dtype):
         opt.step()
         return loss
 
+    plain = [ag.tensor(p.T.copy() if p.ndim == 2 else p.copy(), requires_grad=True)
+             for p in params]
+    plain_opt = optim.SGD(plain, lr=MLP_LR)
+
+    def ours_plain_step(_):
+        plain_opt.zero_grad()
+        loss = plain_loss(x_ours, y, rows, plain, lambda z: z.max(axis=1, keepdims=True))
+        loss.backward()
+        plain_opt.step()
+        return loss
+
     cases["ours"] = Case(ours_step)
-    engines = {"ours": lambda: [p.numpy() for p in model.parameters()]}
+    cases["ours_plain"] = Case(ours_plain_step)
+    engines = {"ours": lambda: [p.numpy() for p in model.parameters()],
+               "ours_plain": lambda: [p.numpy().T for p in plain]}
 
     if torch is not None:
         torch_model = _torch_mlp(params)
@@ -454,8 +504,23 @@ def mlp_cases(dtype):
             torch_opt.step()
             return loss
 
+        torch_plain = [torch.tensor(p.T.copy() if p.ndim == 2 else p.copy(), requires_grad=True)
+                       for p in params]
+        torch_plain_opt = torch.optim.SGD(torch_plain, lr=MLP_LR)
+        rows_torch = torch.from_numpy(rows)
+
+        def torch_plain_step(_):
+            torch_plain_opt.zero_grad()
+            loss = plain_loss(x_torch, y_torch, rows_torch, torch_plain,
+                              lambda z: z.amax(dim=1, keepdim=True))
+            loss.backward()
+            torch_plain_opt.step()
+            return loss
+
         cases["torch"] = Case(torch_step)
+        cases["torch_plain"] = Case(torch_plain_step)
         engines["torch"] = lambda: [p.detach().numpy() for p in torch_model.parameters()]
+        engines["torch_plain"] = lambda: [p.detach().numpy().T for p in torch_plain]
 
     tol = {"rtol": 1e-8, "atol": 1e-8} if dtype == np.float64 else {"rtol": 1e-4, "atol": 1e-5}
     want_loss = cases["numpy"].run(None)
@@ -468,13 +533,26 @@ def mlp_cases(dtype):
     return cases
 
 
-def bench_mlp(config):
+def bench_mlp(config, freeze_gc):
     rows = []
     for dtype in (np.float64, np.float32):
-        times = median_seconds(mlp_cases(dtype), *config)
-        rows.append(Row(f"MLP step 784-256-128-10, {np.dtype(dtype).name}", "ms",
-                        times["ours"] * 1e3, _scaled(times.get("torch"), 1e3),
-                        times["numpy"] * 1e3, "numpy", 1.10))
+        name = np.dtype(dtype).name
+        cases = mlp_cases(dtype)
+        timings = time_cases(cases, *config, freeze_gc=freeze_gc)
+        ms = {engine: t.median * 1e3 for engine, t in timings.items()}
+        rows.append(Row(f"MLP step 784-256-128-10, fused, {name}", "ms", ms["ours"],
+                        ms.get("torch"), ms["numpy"], "numpy", 1.05,
+                        spread=timings["ours"].spread))
+        rows.append(Row(f"MLP step 784-256-128-10, plain ops, {name}", "ms", ms["ours_plain"],
+                        ms.get("torch_plain"), ms["numpy"], "numpy", 1.15,
+                        spread=timings["ours_plain"].spread))
+        if dtype == np.float64:
+            kib = {engine: traced_peak_bytes(cases[engine]) / 1024
+                   for engine in ("numpy", "ours", "ours_plain")}
+            rows.append(Row("MLP step, fused, peak memory", "KiB", kib["ours"], None,
+                            kib["numpy"], "numpy", MLP_MEMORY_LIMIT))
+            rows.append(Row("MLP step, plain ops, peak memory", "KiB", kib["ours_plain"], None,
+                            kib["numpy"], "numpy", MLP_MEMORY_LIMIT))
     return rows
 
 
@@ -536,8 +614,11 @@ NOTES = """\
 op overhead: 2,000 ops cycling y*w, y+b, tanh(y) on float64 shape (16,) tensors (w, b leaves),
   then .sum().backward(); time per op covers forward, backward and freeing the graph.
 MLP step: batch 64, Linear-ReLU-Linear-ReLU-Linear, softmax cross-entropy with integer targets,
-  zero_grad + forward + backward + SGD(lr=0.01); NumPy is the same step written by hand. One step
+  zero_grad + forward + backward + SGD(lr=0.01); NumPy is the same step written by hand. "fused"
+  uses nn.Linear and F.cross_entropy; "plain ops" writes it as x @ W + b, relu, and log-sum-exp
+  from exp/sum/log minus the indexed logit (PyTorch's column: the same code in torch). Each step
   was checked to agree with NumPy (loss and weights; float64 to 1e-8, float32 to 1e-4 relative).
+  Peak memory: tracemalloc over one step, ours and NumPy's hand-written step.
 deep chain: the op-overhead chain with 100,000 ops on 0-d float64 tensors. NumPy here is a
   hand-written tape (saved values in a list, a reverse loop). Peak memory: tracemalloc for ours
   and NumPy; PyTorch's allocator is invisible to tracemalloc, so its column is glibc malloc's
@@ -546,12 +627,18 @@ fan-in: 10,000 products a_i*b_i of 0-d float64 leaves, summed as a chain of 9,99
   (not pairwise), then backward; 20,000 leaves are built untimed.
 scalar MLP: micrograd's 2-16-16-1 net from 0-d float64 tensors (tanh hidden, linear output),
   neuron = b + sum of w_i*x_i, loss (out - 0.5)**2, forward + backward of one sample.
-Threads: NumPy's BLAS and PyTorch get the same count (--threads, default 1). Objects alive before
-  timing are frozen out of the garbage collector's sight (gc.freeze), so collections during a run
-  cost what the workload's own objects cost; a process holding many objects (torch, Streamlit)
-  makes every engine that allocates Python objects per op slower.
+Threads: NumPy's BLAS and PyTorch get the same count (--threads, default 1).
+Garbage collector: {gc_mode}
+spread: max(slowest repeat / median, median / fastest repeat) for ours; target <= {spread:.2f}x.
 Every workload ran once in each engine and agreed before it was timed.
 Ratios are ours / baseline: below 1 means ours is faster (or smaller)."""
+
+
+GC_ON = """on, as in a user's program: it sees every object the process holds (torch's
+  100,000 too) and is never run by hand between calls, so each repeat pays for the collections
+  its own allocations trigger, full ones included."""
+GC_FROZEN = """--gc-freeze: objects alive before timing are frozen out of its sight and
+  it runs before every timed call, so collections cost only what the workload's objects cost."""
 
 
 def profile(name, top=18):
@@ -586,6 +673,9 @@ def main(argv=None):
                         help="BLAS and PyTorch threads, the same for both (default 1)")
     parser.add_argument("--only", metavar="NAME[,NAME]",
                         help=f"run only these benchmarks, from: {', '.join(BENCHMARKS)}")
+    parser.add_argument("--gc-freeze", action="store_true",
+                        help="freeze the objects alive before timing out of the garbage "
+                             "collector's sight and collect before each call (the old mode)")
     parser.add_argument("--profile", action="store_true",
                         help="instead of timing, profile our engine on the chosen benchmarks")
     args = parser.parse_args(argv)
@@ -600,14 +690,17 @@ def main(argv=None):
         for name in chosen:
             profile(name)
         return
-    print(f"run     : {'--quick' if args.quick else 'full'}; (repeats, calls per repeat, warm-ups) "
-          + ", ".join(f"{name} {settings[name]}" for name in chosen) + "\n")
+    gc_mode = GC_FROZEN if args.gc_freeze else GC_ON
+    print(f"run     : {'--quick' if args.quick else 'full'}, garbage collector "
+          f"{'frozen (--gc-freeze)' if args.gc_freeze else 'on'}; (repeats, calls per repeat, "
+          "warm-ups) " + ", ".join(f"{name} {settings[name]}" for name in chosen) + "\n")
     runners = {"overhead": bench_overhead, "mlp": bench_mlp, "deep": bench_deep,
                "fanin": bench_fanin, "scalar": bench_scalar}
-    rows = [row for name in chosen for row in runners[name](settings[name])]
+    rows = [row for name in chosen
+            for row in runners[name](settings[name], freeze_gc=args.gc_freeze)]
     print_table(["benchmark", "unit", "ours", "PyTorch", "NumPy", "vs PyTorch", "vs NumPy",
-                 "target", "result"], [row.cells() for row in rows])
-    print("\n" + NOTES)
+                 "target", "result", "spread"], [row.cells() for row in rows])
+    print("\n" + NOTES.format(gc_mode=gc_mode, spread=SPREAD_LIMIT))
 
 
 if __name__ == "__main__":
