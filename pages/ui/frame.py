@@ -29,6 +29,7 @@ PAGES = (  # (file in PAGE_DIR, title, icon); the first one is the default page 
     ("graph.py", "Graph", ":material/account_tree:"),
     ("gradients.py", "Gradients", ":material/table_chart:"),
     ("gradient_check.py", "Gradient check", ":material/rule:"),
+    ("train.py", "Train", ":material/model_training:"),
 )
 
 _IN_FRAME: ContextVar[bool] = ContextVar("autograd_playground_in_frame", default=False)
@@ -41,7 +42,7 @@ def page(file: str) -> st.Page:
 
 
 def navigation() -> st.Page:
-    """The app's four pages in the sidebar; returns the page the URL asks for."""
+    """The app's pages in the sidebar; returns the page the URL asks for."""
     return st.navigation([page(file) for file, _, _ in PAGES])
 
 

@@ -1,0 +1,164 @@
+"""Train page: TensorFlow Playground's lesson on this engine, one sample's graph a click away."""
+
+import streamlit as st
+
+from autograd.format import number
+from pages.ui import frame, keys, notes, training
+from playground.training import charts, pictures
+from playground.training import settings as choices
+
+frame.route_through_entry_script()
+training.ensure_state()
+training.sync_url()
+trainer = training.trainer()
+settings = training.settings()
+running = training.running()
+
+st.title("Train")
+st.caption("A small network learns a 2-D data set on this project's engine, as in TensorFlow "
+           "Playground: every neuron's picture, the weights, the losses, each layer's gradient. "
+           "Pause at any step and open one sample's computation graph with the real weights.")
+
+controls = st.container(horizontal=True, vertical_alignment="bottom")
+controls.button("Pause" if running else "Start", key=keys.TRAIN_PLAY, on_click=training.toggle,
+                icon=":material/pause:" if running else ":material/play_arrow:", type="primary",
+                disabled=trainer.diverged)
+controls.button("Step", key=keys.TRAIN_STEP, on_click=training.step_once, disabled=running,
+                icon=":material/skip_next:", help="One update on one batch.")
+controls.button("Reset", key=keys.TRAIN_RESET, on_click=training.reset,
+                icon=":material/replay:", help="Back to the initial weights of this seed.")
+with controls:
+    st.session_state[keys.TRAIN_SPEED_WIDGET] = st.session_state[keys.TRAIN_SPEED]
+    st.select_slider("Steps per update", training.SPEEDS, key=keys.TRAIN_SPEED_WIDGET,
+                     on_change=training.copy_speed, width=220)
+with controls.popover("Share", icon=":material/share:"):
+    st.code(training.share_link(), language=None, wrap_lines=True)
+    st.caption("This link opens the same data, features, network and hyperparameters, with "
+               "freshly initialised weights (the same ones: they come from the seed).")
+controls.download_button("Weights", data=trainer.weights_npz, file_name="weights.npz",
+                         mime="application/octet-stream", on_click="ignore",
+                         key=keys.TRAIN_DOWNLOAD, icon=":material/download:",
+                         help="The current weights and biases as a NumPy .npz file "
+                              "(np.load reads it).")
+
+setup, live_area = st.columns([1, 3], gap="medium")
+with setup:
+    st.subheader("Data", divider="gray")
+    training.setting(st.selectbox, "dataset", "Data set", options=list(choices.DATASETS),
+                     format_func=choices.DATASETS.get)
+    training.setting(st.slider, "noise", "Noise (%)", min_value=choices.NOISE[0],
+                     max_value=choices.NOISE[1], step=5)
+    training.setting(st.slider, "points", "Points", min_value=choices.POINTS[0],
+                     max_value=choices.POINTS[1], step=10)
+    training.setting(st.slider, "train_percent", "Training points (%)",
+                     min_value=choices.TRAIN_PERCENT[0], max_value=choices.TRAIN_PERCENT[1],
+                     step=10, help="The rest are test points, never trained on.")
+    training.setting(st.number_input, "seed", "Seed", min_value=0, max_value=choices.MAX_SEED,
+                     help="Draws the data, their split and the initial weights.")
+    training.setting(st.toggle, "show_test", "Show test data")
+
+    st.subheader("Network", divider="gray")
+    training.features_widget()
+    training.layers_widget()
+    training.setting(st.selectbox, "activation", "Activation", options=list(choices.ACTIVATIONS),
+                     format_func=choices.ACTIVATIONS.get,
+                     help="Of the hidden layers. The engine has no GELU or SiLU yet.")
+    if settings.regression:
+        st.selectbox("Loss", ["Mean squared error"], disabled=True,
+                     help="Regression always uses the mean squared error.")
+    else:
+        training.setting(st.selectbox, "loss", "Loss", options=list(choices.LOSSES),
+                         format_func=choices.LOSSES.get,
+                         help="On the sigmoid of the output: the probability of blue.")
+
+    st.subheader("Training", divider="gray")
+    training.setting(st.segmented_control, "optimizer", "Optimizer",
+                     options=list(choices.OPTIMIZERS), format_func=choices.OPTIMIZERS.get,
+                     required=True)
+    training.setting(st.select_slider, "learning_rate", "Learning rate",
+                     options=choices.LEARNING_RATES)
+    if settings.optimizer == "sgd":
+        training.setting(st.select_slider, "momentum", "Momentum", options=choices.MOMENTA)
+    training.setting(st.select_slider, "batch_size", "Batch size",
+                     options=sorted(choices.BATCH_SIZES, key=lambda b: b or 10**9),
+                     format_func=lambda b: str(b) if b else "all")
+    training.setting(st.segmented_control, "regularizer", "Regularisation",
+                     options=list(choices.REGULARIZERS), format_func=choices.REGULARIZERS.get,
+                     required=True, help="Adds rate × Σ|w| (L1) or rate × Σw² (L2) over the "
+                                         "weights, not the biases.")
+    if settings.regularizer != "none":
+        training.setting(st.select_slider, "reg_rate", "Regularisation rate",
+                         options=choices.REG_RATES)
+
+
+@st.fragment(run_every=training.INTERVAL_S if running else None)
+def live() -> None:
+    """Train a chunk (while running) and draw every picture; reruns on its own timer."""
+    training.switch_if_opened()
+    if training.running():
+        trainer.run(st.session_state[keys.TRAIN_SPEED], budget_s=training.BUDGET_S)
+        if trainer.diverged:
+            st.session_state[keys.TRAIN_RUNNING] = False
+    if running and not training.running():
+        st.rerun()  # paused since this timer started: a full rerun stops the timer
+    last = trainer.history[-1]
+    stats = st.columns(5)
+    stats[0].metric("Step", f"{trainer.steps:,}")
+    stats[1].metric("Epoch", f"{trainer.epoch:.1f}")
+    stats[2].metric("Training loss", number(last.train_loss))
+    stats[3].metric("Test loss", number(last.test_loss))
+    stats[4].metric("Test accuracy", "–" if last.test_accuracy is None
+                    else f"{100 * last.test_accuracy:.1f} %")
+    if trainer.diverged:
+        st.error(f"The loss became {number(trainer.last_loss)} at step {trainer.steps}: the "
+                 "learning rate is too large for this network. Press Reset, then lower the "
+                 "learning rate.", icon=":material/error:")
+
+    network_col, output_col = st.columns([3, 2])
+    with network_col:
+        st.markdown("**Network**: each neuron's output over the plane, one row per layer; "
+                    "edge width and colour are the weight's size and sign.")
+        st.vega_lite_chart(charts.network(pictures.network_picture(trainer)), width="content")
+    with output_col:
+        st.markdown("**Output**: " + ("the predicted value" if settings.regression else
+                                      "the probability of blue") + " over the plane; click a "
+                    "point to choose it.")
+        split, index = st.session_state[keys.TRAIN_SAMPLE]
+        points = pictures.points_frame(trainer, settings.show_test)
+        chosen = points[(points["split"] == split) & (points["index"] == index)]
+        st.vega_lite_chart(
+            charts.boundary(pictures.boundary_frame(trainer), points, chosen,
+                            settings.regression),
+            key=keys.TRAIN_BOUNDARY, on_select=training.pick_point, selection_mode=charts.PICK,
+            width="content")
+
+    history = pictures.history_frames(trainer)
+    loss_col, accuracy_col, gradient_col = st.columns(3)
+    loss_col.vega_lite_chart(charts.loss(history["loss"]))
+    if not settings.regression:
+        accuracy_col.vega_lite_chart(charts.accuracy(history["accuracy"]))
+    gradient_col.vega_lite_chart(charts.gradient_norms(history["gradients"]))
+
+    st.subheader("One sample's graph", divider="gray")
+    st.caption("The loss of one point as a computation graph, with the current weights as "
+               "inputs: the Graph, Gradients and Gradient check pages then show every value and "
+               "gradient of it, the numbers the next training step uses for this point.")
+    splits = ["train", "test"] if settings.show_test else ["train"]
+    if split not in splits:
+        split, index = "train", 0
+    sizes = {"train": len(trainer.train_x), "test": len(trainer.test_x)}
+    st.session_state[keys.TRAIN_SAMPLE_SPLIT] = split
+    st.session_state[keys.TRAIN_SAMPLE_INDEX] = min(index, sizes[split] - 1)
+    pick = st.container(horizontal=True, vertical_alignment="bottom")
+    pick.segmented_control("Set", splits, key=keys.TRAIN_SAMPLE_SPLIT, required=True,
+                           on_change=training.pick_by_hand)
+    pick.number_input("Point", 0, sizes[split] - 1, key=keys.TRAIN_SAMPLE_INDEX,
+                      on_change=training.pick_by_hand, width=160)
+    pick.button("Open one sample's graph", key=keys.TRAIN_OPEN_GRAPH,
+                icon=":material/account_tree:", type="primary",
+                on_click=training.open_sample_graph)
+    notes.show_error("train")
+
+
+with live_area:
+    live()

@@ -1,0 +1,197 @@
+"""The Train page's state and controls: this session's Trainer and settings, the URL, the widgets.
+
+The truth is plain session state (`keys.TRAINER`, `keys.TRAIN_SETTINGS`, `keys.TRAIN_RUNNING`);
+widgets are controlled, as in the sidebar: each widget's key is written from the settings before
+it is drawn, and its callback writes the settings back. The settings that differ from the defaults
+are mirrored into the URL (`TrainSettings.to_query`), next to the graph's own parameters, so the
+address bar and the page's share link reproduce the lesson; the weights never travel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from pages.ui import frame, keys, session
+from playground import view
+from playground.training import Trainer, TrainSettings, sample_spec, settings_from_query
+from playground.training import settings as choices
+
+INTERVAL_S = 0.4
+"""Seconds between two updates while training runs."""
+BUDGET_S = 0.08
+"""Most seconds of training in one update; the pictures take the rest of the rerun."""
+SPEEDS = (1, 5, 10, 25, 50, 100, 250)
+"""Steps per update offered while training runs."""
+DEFAULT_SPEED = 25
+
+
+# --- state --------------------------------------------------------------------------------------
+
+
+def trainer() -> Trainer:
+    return st.session_state[keys.TRAINER]
+
+
+def settings() -> TrainSettings:
+    return st.session_state[keys.TRAIN_SETTINGS]
+
+
+def running() -> bool:
+    return st.session_state[keys.TRAIN_RUNNING]
+
+
+def ensure_state() -> None:
+    """This session's trainer; a new session, or a new link, builds it from the URL."""
+    state = st.session_state
+    incoming = {key: st.query_params.get(key) for key in choices.query_keys()}
+    if keys.TRAINER not in state or view.is_new_link(incoming, state.get(keys.TRAIN_URL_WRITTEN)):
+        loaded, ignored = settings_from_query(incoming)
+        if ignored:
+            st.warning("Ignored link settings: " + "; ".join(ignored) + ".",
+                       icon=":material/warning:")
+        _install(Trainer(loaded))
+    state.setdefault(keys.TRAIN_SPEED, DEFAULT_SPEED)
+
+
+def _install(new: Trainer) -> None:
+    """Make ``new`` this session's trainer, paused, with its first training point chosen."""
+    st.session_state[keys.TRAINER] = new
+    st.session_state[keys.TRAIN_SETTINGS] = new.settings
+    st.session_state[keys.TRAIN_RUNNING] = False
+    st.session_state[keys.TRAIN_SAMPLE] = ("train", 0)
+
+
+def sync_url() -> None:
+    """Write the settings into the URL (only what changed); the graph's parameters stay."""
+    wanted = settings().to_query()
+    for key in choices.query_keys():
+        if key in wanted and st.query_params.get(key) != wanted[key]:
+            st.query_params[key] = wanted[key]
+        elif key not in wanted and key in st.query_params:
+            del st.query_params[key]
+    st.session_state[keys.TRAIN_URL_WRITTEN] = {k: wanted.get(k) for k in choices.query_keys()}
+
+
+def share_link() -> str:
+    """A link that opens this page with these settings (and freshly initialised weights)."""
+    base = (st.context.url or "").rstrip("/")
+    query = urlencode(settings().to_query())
+    return f"{base}/{frame.page('train.py').url_path}" + (f"?{query}" if query else "")
+
+
+def change(**fields) -> None:
+    """Apply new settings: hyperparameters change on the fly, new data or a new network start
+    again from freshly initialised weights, paused."""
+    new = replace(settings(), **fields)
+    current = trainer()
+    updated = current.apply(new)
+    if updated is current:
+        st.session_state[keys.TRAIN_SETTINGS] = new
+    else:
+        _install(updated)
+
+
+# --- controls (widget callbacks) ----------------------------------------------------------------
+
+
+def toggle() -> None:
+    st.session_state[keys.TRAIN_RUNNING] = not running() and not trainer().diverged
+
+
+def copy_speed() -> None:
+    st.session_state[keys.TRAIN_SPEED] = st.session_state[keys.TRAIN_SPEED_WIDGET]
+
+
+def step_once() -> None:
+    trainer().run(1)
+
+
+def reset() -> None:
+    trainer().reset()
+    st.session_state[keys.TRAIN_RUNNING] = False
+
+
+def pick_point() -> None:
+    """A click on a data point chooses it for the graph."""
+    picked = st.session_state[keys.TRAIN_BOUNDARY].selection.get("pick") or []
+    if picked and {"split", "index"} <= set(picked[0]):
+        st.session_state[keys.TRAIN_SAMPLE] = (picked[0]["split"], int(picked[0]["index"]))
+
+
+def pick_by_hand() -> None:
+    st.session_state[keys.TRAIN_SAMPLE] = (st.session_state[keys.TRAIN_SAMPLE_SPLIT],
+                                           st.session_state[keys.TRAIN_SAMPLE_INDEX])
+
+
+def open_sample_graph() -> None:
+    """Pause, and put the chosen sample's graph at the current weights into the graph history
+    (the Graph, Gradients and Gradient check pages show it); the page then switches to Graph.
+    A refused graph (weights that are no longer finite) leaves its error for the page."""
+    split, index = st.session_state[keys.TRAIN_SAMPLE]
+    spec = sample_spec(trainer(), split, index)
+    st.session_state[keys.TRAIN_RUNNING] = False
+    st.session_state[keys.TRAIN_GO_GRAPH] = session.apply_edit("train", lambda _: spec)
+
+
+def switch_if_opened() -> None:
+    """After `open_sample_graph`, go to the Graph page."""
+    if st.session_state.pop(keys.TRAIN_GO_GRAPH, False):
+        st.switch_page(frame.page("graph.py"))
+
+
+# --- settings widgets ---------------------------------------------------------------------------
+
+
+def setting(widget, field: str, label: str, **kwargs):
+    """Draw a controlled widget for one field of the settings."""
+    key = keys.train_setting(field)
+    st.session_state[key] = getattr(settings(), field)
+    return widget(label, key=key, on_change=_copy, args=(field,), **kwargs)
+
+
+def _copy(field: str) -> None:
+    change(**{field: st.session_state[keys.train_setting(field)]})
+
+
+def features_widget() -> None:
+    key = keys.train_setting("features")
+    st.session_state[key] = list(settings().features)
+    st.pills("Inputs", list(choices.FEATURES), selection_mode="multi",
+             format_func=choices.FEATURES.get, key=key, on_change=_copy_features,
+             help="TensorFlow Playground's features of the point (x₁, x₂); at least one.")
+
+
+def _copy_features() -> None:
+    chosen = st.session_state[keys.train_setting("features")]
+    if chosen:
+        change(features=tuple(chosen))
+
+
+def layers_widget() -> None:
+    """How many hidden layers, then one size per layer."""
+    hidden = settings().hidden
+    key = keys.train_setting("layers")
+    st.session_state[key] = len(hidden)
+    st.number_input("Hidden layers", 0, choices.MAX_HIDDEN_LAYERS, key=key,
+                    on_change=_copy_layer_count)
+    if hidden:
+        for i, column in enumerate(st.columns(len(hidden))):
+            unit_key = keys.train_setting(f"units_{i}")
+            st.session_state[unit_key] = hidden[i]
+            column.number_input(f"Layer {i + 1}", 1, choices.MAX_UNITS, key=unit_key,
+                                on_change=_copy_units, args=(i,))
+
+
+def _copy_layer_count() -> None:
+    count = st.session_state[keys.train_setting("layers")]
+    hidden = settings().hidden
+    change(hidden=(hidden + (4,) * count)[:count])
+
+
+def _copy_units(i: int) -> None:
+    hidden = list(settings().hidden)
+    hidden[i] = st.session_state[keys.train_setting(f"units_{i}")]
+    change(hidden=tuple(hidden))
