@@ -118,5 +118,6 @@ ENTRIES = (
         sentence=(
             'The chosen operand gets the gradient at each position; the one not chosen gets 0.'
         ),
+        symbols=("c", "x", "y_0"),
     ),
 )

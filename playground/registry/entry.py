@@ -33,6 +33,8 @@ class OpInfo:
     ``torch`` is how the PyTorch export writes it; ``sentence`` says in plain words what the
     local derivative does, for the Gradients and Step through pages.
     ``needs_one_of`` names attributes of which at least one must be given (clip: min or max).
+    ``symbols`` are the operands' names in ``derivative`` where they are not x (one operand) or
+    a, b (two), for playground.formulas to put the node's own names in their place.
     """
 
     name: str
@@ -46,6 +48,7 @@ class OpInfo:
     symbol: str | None = None
     needs_one_of: tuple[str, ...] = ()
     sentence: str = ""
+    symbols: tuple[str, ...] = ()
 
     def attr(self, name: str) -> Attr | None:
         """The attribute called ``name``, or None."""
@@ -63,11 +66,11 @@ KEEPDIMS = Attr("keepdims", "bool", False)
 LAST = Attr("axis", "dim", -1)
 
 
-def binary(name, symbol, description, derivative, torch, sentence):
+def binary(name, symbol, description, derivative, torch, sentence, symbols=()):
     """An elementwise op of two operands, applied as ``autograd.<name>``."""
     example = f"a {symbol} b" if symbol else f"{name}(a, b)"
     return OpInfo(name, 2, (), description, derivative, getattr(ag, name), example, torch,
-                  symbol, sentence=sentence)
+                  symbol, sentence=sentence, symbols=symbols)
 
 
 def unary(name, description, derivative, sentence):

@@ -14,6 +14,7 @@ ENTRIES = (
             "A matrix product's gradient is another matrix product: the upstream gradient times "
             'the other operand, transposed.'
         ),
+        symbols=("A", "B"),
     ),
     OpInfo(
         "linear", 3, (),
@@ -25,5 +26,6 @@ ENTRIES = (
             "A layer's weight gradient is the upstream gradient times the input, summed over the "
             'batch; the bias gets the upstream gradient summed.'
         ),
+        symbols=("x", "W", "b"),
     ),
 )

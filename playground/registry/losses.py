@@ -27,6 +27,7 @@ ENTRIES = (
             'The gradient points from the target to the prediction, twice the error divided by '
             'the count.'
         ),
+        symbols=("p", "t"),
     ),
     OpInfo(
         "cross_entropy", 2, (),
@@ -40,6 +41,7 @@ ENTRIES = (
             'Softmax and cross-entropy together give the famously simple gradient p - y: '
             'predicted minus true probabilities.'
         ),
+        symbols=("z", "t"),
     ),
     OpInfo(
         "binary_cross_entropy", 2, (),
@@ -51,5 +53,6 @@ ENTRIES = (
             'The gradient (p - t) / (p(1 - p)) grows without bound as a confident prediction '
             'turns out wrong.'
         ),
+        symbols=("p", "t"),
     ),
 )
