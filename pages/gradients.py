@@ -9,8 +9,6 @@ from playground import registry, tables
 
 frame.route_through_entry_script()
 
-ELEMENT_ROWS = 10_000  # rows of the element table sent to the browser
-
 notes.stop_if_empty()
 spec_json = state.spec_json()
 spec = state.spec()
@@ -93,9 +91,10 @@ with detail_col:
     if node.value.ndim:
         with st.expander("Every element"):
             elements = cached.element_table(spec_json, name)
-            if len(elements) > ELEMENT_ROWS:
-                st.caption(f"The first {ELEMENT_ROWS:,} of {len(elements):,} elements.")
-            st.dataframe(elements.head(ELEMENT_ROWS), hide_index=True)
+            if elements.attrs["elements"] > len(elements):
+                st.caption(f"The first {len(elements):,} of {elements.attrs['elements']:,} "
+                           "elements.")
+            st.dataframe(elements, hide_index=True)
 
 with formula_col:
     st.subheader("Local derivatives", divider="gray")

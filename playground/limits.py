@@ -42,8 +42,9 @@ MAX_SEED = 2**63 - 1
 # Documents and links (playground.spec, playground.share).
 MAX_JSON_CHARS = 4_000_000
 """Characters in one JSON document, and bytes a share link may decompress to."""
-MAX_SHARE_CHARS = 16_000
-"""Characters in one share-link string."""
+MAX_SHARE_CHARS = 32_000
+"""Characters in one share-link string: a 2,000-node graph with short names takes about 20,000
+(browsers and this app's nginx recipe accept addresses of 64 KB)."""
 
 # Finite differences (playground.checks).
 FD_MAX_ELEMENTS = 2_000
@@ -57,3 +58,12 @@ that would need more compares fewer elements, evenly spaced, and says so."""
 # Editing (playground.edits).
 MAX_HISTORY = 100
 """Undo steps kept per history."""
+
+# The server (pages/ui/cached.py and the Graph page).
+CACHE_BYTES = 320 * 2**20
+"""Bytes of results (values, gradients, drawings, tables) one server process keeps for all its
+sessions together; a single result larger than a quarter of it is computed but not kept."""
+MAX_LAYOUT_NODES = 1_000
+"""Shapes (records and op ovals) of a drawing the server lays out as an SVG file."""
+MAX_LAYOUT_SECONDS = 5.0
+"""Seconds the server's Graphviz may take to lay out one SVG file."""

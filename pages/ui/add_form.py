@@ -6,7 +6,7 @@ import streamlit as st
 
 from pages.ui import keys, node_widgets, notes
 from pages.ui import session as state
-from playground import GraphSpec, Node, edits
+from playground import GraphSpec, Node, edits, limits
 from playground.evaluate import Result
 from playground.registry import OPS
 
@@ -33,7 +33,7 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
         else:
             st.caption("A constant takes part in the computation but gets no gradient.")
     st.text_input("Name (optional)", placeholder=edits.fresh_name(spec, stem), key=keys.ADD_NAME,
-                  max_chars=64)
+                  max_chars=limits.MAX_NAME_CHARS)
     st.button("Add node", type="primary", icon=":material/add:", on_click=_add_node,
               args=(kind, op), key=keys.ADD_GO)
     notes.show_error("add")

@@ -1,89 +1,167 @@
 """The model's results, cached per graph: every key is the spec's JSON text (plus view options).
 
-`st.cache_data` hands each caller its own copy and is keyed on the arguments, so two people
-with the same graph share the work and never each other's objects. Nothing here is kept in
-`st.cache_resource` (shared, mutable, and so no place for a user's graph). Errors are not
-cached: a `SpecError` reaches the caller every time.
+One `playground.memo.Memo` per server process (made by `st.cache_resource`) keeps the results
+of every session, bounded by the memory they take (`limits.CACHE_BYTES`), and computes each key
+once however many students ask for it at the same moment (a class opening one link). Results
+are immutable and shared: a `Result`'s arrays are read-only, text is text, and a table is copied
+on its way out, so no session can change what another one sees. Errors are not kept: a
+`SpecError` reaches the caller every time.
+
+The `*_file` functions make download files when their button is pressed; they run off the
+script thread, so they call the model directly and touch no Streamlit state.
 """
 
 from __future__ import annotations
 
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
-from playground import GraphSpec, checks, export, presets, render, tables, view
+from playground import GraphSpec, checks, export, limits, presets, render, tables, view
 from playground.evaluate import Result
 from playground.evaluate import evaluate as _evaluate
+from playground.memo import Memo
 
-ENTRIES = 128  # graphs remembered per function; a 200-node result is a few hundred kB
+ELEMENT_ROWS = 10_000
+"""Rows of a node's element table that are kept and sent to the browser."""
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
+@st.cache_resource(show_spinner=False)
+def memo() -> Memo:
+    """The process's one cache of results (its lock makes it safe to share between sessions)."""
+    return Memo(limits.CACHE_BYTES)
+
+
 def evaluate(spec_json: str) -> Result:
     """Forward and backward pass of the graph, from its chosen output."""
-    spec = GraphSpec.from_json(spec_json)
-    return _evaluate(spec, output=spec.output)
+
+    def compute() -> Result:
+        spec = GraphSpec.from_json(spec_json)
+        return _evaluate(spec, output=spec.output)
+
+    return memo().get(("evaluate", spec_json), compute)
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
 def dot(spec_json: str, show: str, rankdir: str, font_size: int, compact: bool) -> str:
     """The drawing's Graphviz source."""
-    return render.to_dot(
-        evaluate(spec_json), show=show, rankdir=rankdir, font_size=font_size, compact=compact
+    return memo().get(
+        ("dot", spec_json, show, rankdir, font_size, compact),
+        lambda: render.to_dot(evaluate(spec_json), show=show, rankdir=rankdir,
+                              font_size=font_size, compact=compact),
     )
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
-def svg(dot_source: str) -> str | None:
-    """The drawing as SVG, or None where the `dot` program is not installed."""
-    return render.to_svg(dot_source)
+def fingerprint(text: str) -> str:
+    """A short stable name for a long text (a drawing), to remember which one was asked for."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
+def svg(dot_source: str) -> tuple[str | None, str | None]:
+    """The drawing as SVG and None, or None and why there is none: a Graphviz layout of at most
+    `limits.MAX_LAYOUT_NODES` nodes and `limits.MAX_LAYOUT_SECONDS` seconds."""
+
+    def compute() -> tuple[str | None, str | None]:
+        nodes = dot_source.count("shape=record") + dot_source.count("shape=ellipse")
+        if nodes > limits.MAX_LAYOUT_NODES:
+            return None, (
+                f"The drawing has {nodes:,} shapes, more than the {limits.MAX_LAYOUT_NODES:,} "
+                "the server lays out as SVG; download the DOT file and run "
+                "`dot -Tsvg graph.dot -o graph.svg` on your own computer."
+            )
+        made = render.to_svg(dot_source, timeout=limits.MAX_LAYOUT_SECONDS)
+        if made is None:
+            return None, (
+                f"Graphviz could not lay this drawing out within {limits.MAX_LAYOUT_SECONDS:g} s "
+                "(or is not installed here); download the DOT file and run "
+                "`dot -Tsvg graph.dot -o graph.svg` on your own computer."
+            )
+        return made, None
+
+    return memo().get(("svg", dot_source), compute)
+
+
 def node_table(spec_json: str) -> pd.DataFrame:
-    return tables.node_table(evaluate(spec_json))
+    """One row per node (`playground.tables.node_table`), a copy of its own."""
+    table = memo().get(("node_table", spec_json), lambda: tables.node_table(evaluate(spec_json)))
+    return table.copy()
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
 def element_table(spec_json: str, name: str) -> pd.DataFrame:
-    return tables.element_table(evaluate(spec_json), name)
+    """The first `ELEMENT_ROWS` rows of node `name`'s element table; `attrs["elements"]` says
+    how many elements it has in all."""
+
+    def compute() -> pd.DataFrame:
+        full = tables.element_table(evaluate(spec_json), name)
+        head = full.head(ELEMENT_ROWS).copy()
+        head.attrs["elements"] = len(full)
+        return head
+
+    return memo().get(("element_table", spec_json, name), compute).copy()
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner="Comparing with finite differences…")
 def gradient_check(spec_json: str, eps: float) -> pd.DataFrame:
-    spec = GraphSpec.from_json(spec_json)
-    return checks.gradient_check(spec, output=spec.output, eps=eps)
+    """`playground.checks.gradient_check` of the graph at step `eps`, a copy of its own."""
+    key = ("gradient_check", spec_json, eps)
+
+    def compute() -> pd.DataFrame:
+        spec = GraphSpec.from_json(spec_json)
+        return checks.gradient_check(spec, output=spec.output, eps=eps)
+
+    if key in memo():
+        return memo().get(key, compute).copy()
+    with st.spinner("Comparing with finite differences…"):
+        return memo().get(key, compute).copy()
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner="Sweeping epsilon…")
 def epsilon_sweep(spec_json: str) -> pd.DataFrame:
-    spec = GraphSpec.from_json(spec_json)
-    return checks.epsilon_sweep(spec, output=spec.output)
+    """`playground.checks.epsilon_sweep` of the graph, a copy of its own."""
+    key = ("epsilon_sweep", spec_json)
+
+    def compute() -> pd.DataFrame:
+        spec = GraphSpec.from_json(spec_json)
+        return checks.epsilon_sweep(spec, output=spec.output)
+
+    if key in memo():
+        return memo().get(key, compute).copy()
+    with st.spinner("Sweeping epsilon…"):
+        return memo().get(key, compute).copy()
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
-def pytorch_code(spec_json: str) -> str:
-    spec = GraphSpec.from_json(spec_json)
-    return export.to_pytorch(spec, output=spec.output)
-
-
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
 def expression_text(spec_json: str) -> str:
+    """The graph in the expression language."""
+    return memo().get(("expression_text", spec_json),
+                      lambda: GraphSpec.from_json(spec_json).to_text())
+
+
+def share_query(spec_json: str, options: view.Options) -> dict[str, str]:
+    """`playground.view.share_query`: the URL parameters of this graph and view (a new dict)."""
+    query = memo().get(("share_query", spec_json, options),
+                       lambda: tuple(view.share_query(GraphSpec.from_json(spec_json),
+                                                      options).items()))
+    return dict(query)
+
+
+def preset_key_of(spec_json: str) -> str | None:
+    """The key of the preset this graph is (unchanged), or None."""
+    return memo().get(
+        ("preset_key_of", spec_json),
+        lambda: next((p.key for p in presets.PRESETS if p.spec.to_json() == spec_json), None),
+    )
+
+
+def ascii_drawing(spec_json: str) -> str:
+    return memo().get(("ascii_drawing", spec_json),
+                      lambda: render.to_ascii(evaluate(spec_json)))
+
+
+# --- download files, made when their button is pressed (off the script thread) -----------------
+
+
+def expression_file(spec_json: str) -> str:
     return GraphSpec.from_json(spec_json).to_text()
 
 
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
-def share_query(spec_json: str, options: view.Options) -> dict[str, str]:
-    """`playground.view.share_query`: the URL parameters of this graph and view."""
-    return view.share_query(GraphSpec.from_json(spec_json), options)
-
-
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
-def preset_key_of(spec_json: str) -> str | None:
-    """The key of the preset this graph is (unchanged), or None."""
-    return next((p.key for p in presets.PRESETS if p.spec.to_json() == spec_json), None)
-
-
-@st.cache_data(max_entries=ENTRIES, show_spinner=False)
-def ascii_drawing(spec_json: str) -> str:
-    return render.to_ascii(evaluate(spec_json))
+def pytorch_file(spec_json: str) -> str:
+    spec = GraphSpec.from_json(spec_json)
+    return export.to_pytorch(spec, output=spec.output)

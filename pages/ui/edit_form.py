@@ -8,7 +8,7 @@ from autograd.format import array_text
 from pages.ui import keys, node_widgets, notes
 from pages.ui import session as state
 from pages.ui.add_form import KIND_LABELS
-from playground import GraphSpec, edits
+from playground import GraphSpec, edits, limits
 from playground.evaluate import Result
 
 
@@ -28,7 +28,8 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
         st.caption(f"`{node.op}` of {', '.join(node.operands)}")
 
     rename_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
-    rename_col.text_input("New name", key=keys.EDIT_NEW_NAME, max_chars=64)
+    rename_col.text_input("New name", key=keys.EDIT_NEW_NAME,
+                          max_chars=limits.MAX_NAME_CHARS)
     button_col.button("Rename", on_click=_rename, args=(name,), key=keys.EDIT_RENAME,
                       width="stretch")
 

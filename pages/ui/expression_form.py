@@ -6,7 +6,7 @@ import streamlit as st
 
 from pages.ui import cached, keys, notes
 from pages.ui import session as state
-from playground import parse
+from playground import limits, parse
 
 HELP = (
     "- `x = 2.0` or `w = [[0.5, -1.0], [2.0, 0.1]]`: an input (it gets a gradient)\n"
@@ -30,7 +30,7 @@ def draw(spec_json: str) -> None:
         st.text_area(
             "One assignment per line; the last line is the output unless `output(name)` says "
             "otherwise.",
-            key=keys.EXPR_TEXT, height=260, max_chars=20_000,
+            key=keys.EXPR_TEXT, height=260, max_chars=limits.MAX_TEXT_CHARS,
             placeholder="a = 2.0\nb = 3.0\nc = a * b\nd = c + a",
         )
         st.form_submit_button("Apply", type="primary", icon=":material/play_arrow:",

@@ -98,7 +98,8 @@ def value_widgets(prefix: str, current: object = 1.0) -> None:
     elif mode == "list":
         st.text_input(
             "Nested list", value=json.dumps(current) if isinstance(current, list) else "",
-            placeholder="[[1, 2], [3, 4]]", key=keys.value_part(prefix, "list"), max_chars=20_000,
+            placeholder="[[1, 2], [3, 4]]", key=keys.value_part(prefix, "list"),
+            max_chars=limits.MAX_TEXT_CHARS,
             help="Rows in brackets, numbers separated by commas, as in Python or NumPy.",
         )
     else:

@@ -73,12 +73,20 @@ def test_graph_page_draws_values_and_gradients_and_highlights_the_output(app):
     assert "grad 4.0000" in dot
 
 
-def test_graph_page_offers_every_download():
+def test_graph_page_offers_every_download_made_only_when_pressed():
     at = run(new_app(page=GRAPH))
     labels = {b.label: b for b in at.get("download_button")}
-    assert set(labels) == {"DOT", "SVG", "JSON", "Expression", "PyTorch"}
-    assert labels["SVG"].proto.disabled == (shutil.which("dot") is None)
-    assert all(b.proto.url for b in labels.values() if not b.proto.disabled)
+    assert set(labels) == {"DOT", "JSON", "Expression", "PyTorch"}
+    assert all(b.proto.deferred_file_id and not b.proto.url for b in labels.values())
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot program")
+def test_the_svg_file_is_laid_out_only_when_asked_for():
+    at = run(new_app(page=GRAPH))
+    at.button(key=keys.DOWNLOAD + "make_svg").click()
+    run(at)
+    svg = {b.label: b for b in at.get("download_button")}["SVG"]
+    assert svg.proto.url and not svg.proto.disabled
 
 
 @pytest.mark.parametrize(("show", "present", "absent"), [
