@@ -64,6 +64,29 @@ DETAIL_WIDGET = WIDGET + "detail_node"
 NODE_TABLE = WIDGET + "node_table"
 EPS_WIDGET = WIDGET + "eps"
 
+# --- Train ---------------------------------------------------------------------------------------
+TRAINER = STATE + "trainer"  # playground.training.Trainer: this session's network and history
+TRAIN_SETTINGS = STATE + "train_settings"  # playground.training.TrainSettings
+TRAIN_RUNNING = STATE + "train_running"  # True while the fragment trains on its timer
+TRAIN_URL_WRITTEN = STATE + "train_url_written"  # the Train parameters as last written
+TRAIN_SAMPLE = STATE + "train_sample"  # (split, index) of the point whose graph opens
+TRAIN_SPEED = STATE + "train_speed"  # steps per update while running
+TRAIN_GO_GRAPH = STATE + "train_go_graph"  # a sample's graph was opened: switch to the Graph page
+TRAIN_PLAY = WIDGET + "train_play"
+TRAIN_STEP = WIDGET + "train_step"
+TRAIN_RESET = WIDGET + "train_reset"
+TRAIN_SPEED_WIDGET = WIDGET + "train_speed"
+TRAIN_BOUNDARY = WIDGET + "train_boundary"  # the decision-boundary chart: a click picks a point
+TRAIN_SAMPLE_SPLIT = WIDGET + "train_sample_split"
+TRAIN_SAMPLE_INDEX = WIDGET + "train_sample_index"
+TRAIN_OPEN_GRAPH = WIDGET + "train_open_graph"
+TRAIN_DOWNLOAD = WIDGET + "train_download"
+
+
+def train_setting(field: str) -> str:
+    """The widget of one field of TrainSettings (or of one hidden layer's size, "units_<i>")."""
+    return f"{WIDGET}train_{field}"
+
 
 def add_operand(arity: int, slot: int) -> str:
     """One key per arity and slot: a unary op starts from the last node, not from whatever the
