@@ -7,10 +7,12 @@ asks for a differentiable backward, in which case they are Tensors and the walk 
 (see ``Function`` for which backward runs on which).
 
 Reading order: ``backward`` and ``grad`` (the two ways in) call ``_backpropagate`` (the walk), which
-calls ``_gradients_of_inputs`` for each Function and ``_pass_on`` for each of its inputs; the
-leaves' gradients come out of the walk, and ``backward`` writes them into ``.grad``
-(``_write_leaf_grads``) while ``grad`` returns them.
+runs each Function's backward (on arrays, or through ``_backward_on_tensors``) and passes each
+input's gradient on; the leaves' gradients come out of the walk, and ``backward`` writes them into
+``.grad`` (``_write_leaf_grads``) while ``grad`` returns them.
 """
+
+import itertools
 
 import numpy as np
 
@@ -124,49 +126,59 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
         grads[target] = seed if previous is None else previous + seed
     captured = {} if wanted is not None else None
     ready = [fn for fn, count in uses.items() if count == 0]
+    on_arrays = not create_graph
     while ready:
         fn = ready.pop()
         grad = grads.pop(fn, None)
         if grad is not None and fn._watched:
             grad = _output_hooks(fn, grad, captured, wanted)
         if grad is None:
-            input_grads = (None,) * len(fn._next)
+            input_grads = _NO_GRADIENTS
+        elif on_arrays and fn.backward_runs_on_arrays:
+            input_grads = fn.backward(grad)
+            if type(input_grads) is not tuple:
+                input_grads = (input_grads,)
         else:
-            input_grads = _gradients_of_inputs(fn, grad, create_graph)
-        for edge, g in zip(fn._next, input_grads):
-            if type(edge) is Tensor:
-                if edge.grad_fn is None:  # a leaf, or a constant
-                    if g is not None and edge.requires_grad:
-                        _pass_on(grads, edge, edge.data.shape, g, fn)
-                    continue
-                edge = edge.grad_fn
-            elif type(edge) is _WeakConstant:
+            input_grads = _backward_on_tensors(fn, grad, create_graph)
+        second = fn._second
+        if second is None:
+            edges = (fn._first,)
+        else:
+            edges = (fn._first, second) if fn._more is None else fn._edges()
+        for edge, g in zip(edges, input_grads):
+            # Where the gradient goes (see Function.__slots__): a leaf's own entry in grads, or
+            # the Function that made the input, which runs once all its uses have reported.
+            kind = type(edge)
+            if kind is Tensor:
+                child = edge.grad_fn
+                if child is None:  # a leaf, or a constant
+                    if g is None or not edge.requires_grad:
+                        continue
+                    target = edge
+                else:
+                    target = child
+                shape = edge.data.shape
+            elif kind is _WeakConstant:
                 continue
+            else:
+                target = child = edge
+                shape = edge._shape
             if g is not None:
-                _pass_on(grads, edge, edge._shape, g, fn)
-            count = uses[edge] - 1
-            uses[edge] = count
-            if count == 0:
-                ready.append(edge)
+                if g.shape != shape:
+                    g = _reduce_to(g, shape, fn)
+                previous = grads.get(target)
+                grads[target] = g if previous is None else previous + g
+            if child is not None:
+                count = uses[child] - 1
+                uses[child] = count
+                if count == 0:
+                    ready.append(child)
         if not retain_graph and fn._saved:
             fn._saved = None  # free what forward saved; Functions that saved nothing can rerun
     return grads, captured
 
 
-def _pass_on(grads, target, shape, g, fn):
-    """Add ``g`` (``fn``'s gradient for one input) to what ``target`` has gathered so far."""
-    if g.shape != shape:
-        g = _reduce_to(g, shape, fn)
-    previous = grads.get(target)
-    grads[target] = g if previous is None else previous + g
-
-
-def _gradients_of_inputs(fn, grad, create_graph):
-    """``fn.backward(grad)`` as a tuple with one gradient (or None) per input."""
-    if not create_graph and fn.backward_runs_on_arrays:
-        input_grads = fn.backward(grad)
-        return input_grads if type(input_grads) is tuple else (input_grads,)
-    return _backward_on_tensors(fn, grad, create_graph)
+_NO_GRADIENTS = itertools.repeat(None)  # read by zip only: a Function nothing sent a gradient
 
 
 def _count_uses(roots):
@@ -179,7 +191,7 @@ def _count_uses(roots):
             uses[fn] = 0
             stack.append(fn)
     while stack:
-        for edge in stack.pop()._next:
+        for edge in stack.pop()._edges():
             if type(edge) is Tensor:
                 edge = edge.grad_fn
                 if edge is None:
@@ -229,13 +241,14 @@ def _backward_on_tensors(fn, grad, create_graph):
         fn._saved = arrays
     if not isinstance(result, tuple):
         result = (result,)
-    if len(result) != len(fn._next):
+    edges = fn._edges()
+    if len(result) != len(edges):
         raise RuntimeError(
             f"{fn.name}.backward returned {len(result)} gradient(s) but forward took "
-            f"{len(fn._next)} input(s): return one gradient (or None) per input"
+            f"{len(edges)} input(s): return one gradient (or None) per input"
         )
     return tuple(None if g is None else _as_walk_gradient(g, _edge_dtype(edge), create_graph)
-                 for g, edge in zip(result, fn._next))
+                 for g, edge in zip(result, edges))
 
 
 def _edge_dtype(edge):

@@ -50,15 +50,20 @@ class Function:
     holds any more comes back the same way, NaN of its shape.
     """
 
-    # _next: one edge per input: the input Tensor itself when it is kept (see the class doc),
-    #   else the Function that made it or, for a constant, a _WeakConstant.
+    # _first, _second, _more: one edge per input (``_edges()`` lists them): the input Tensor
+    #   itself when it is kept (see the class doc), else the Function that made it or, for a
+    #   constant, a _WeakConstant. Slots rather than a tuple: every object an op leaves alive
+    #   until backward is one more for the garbage collector to count and promote, so an op keeps
+    #   only itself and its output (issue 14.2). _second is None for one input, _more is None
+    #   for up to two.
     # _output: a weak reference to the result, set once something needs to find it again;
-    # _output_id, _shape, _dtype: the result's array id (to recognise it among saved values after
-    #   the result Tensor is gone), shape and dtype;
+    # _output_id: the result's array id when a Function keeps it (saved, or weakly referenced),
+    #   to recognise it among saved values after the result Tensor is gone, else 0;
+    # _shape, _dtype: the result's, set when a consumer holds the result weakly;
     # _watched: a hook, retain_grad() or grad() wants the result's gradient; _hooks: its hooks,
     #   held here so that they run even after the result Tensor is dropped, as in PyTorch.
-    __slots__ = ("needs_input_grad", "_next", "_saved", "_output", "_output_id", "_shape",
-                 "_dtype", "_watched", "_hooks", "__weakref__")
+    __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_output",
+                 "_output_id", "_shape", "_dtype", "_watched", "_hooks", "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor``
     #: functions only, so the engine may run it directly on NumPy arrays (see the class doc).
@@ -111,7 +116,15 @@ class Function:
     @property
     def inputs(self):
         """The input Tensors, in order (see the class doc for inputs the caller dropped)."""
-        return tuple([_input_tensor(edge) for edge in self._next])
+        return tuple([_input_tensor(edge) for edge in self._edges()])
+
+    def _edges(self):
+        """One edge per input, in order (see ``__slots__``)."""
+        if self._second is None:
+            return (self._first,)
+        if self._more is None:
+            return (self._first, self._second)
+        return (self._first, self._second, *self._more)
 
     def _graph_tensors(self):
         """The saved values as Tensors of this graph: an input's or the output's array comes back
@@ -125,7 +138,7 @@ class Function:
             return value
         # A saved array is alive, so an id equal to an input's or the output's array id means it
         # is that very array: two live objects never share an id.
-        for edge in self._next:
+        for edge in self._edges():
             kind = type(edge)
             if kind is Tensor:
                 if edge.data is value:
@@ -199,12 +212,16 @@ def freed_error(fn):
 
 
 def _edge(x, saved):
-    """How a Function reaches input ``x`` (see ``Function._next``)."""
+    """How a Function reaches input ``x`` (see ``Function.__slots__``)."""
     data = x.data
     if data.size <= KEPT_ELEMENTS:
         return x
     child = x.grad_fn
     if child is not None:
+        if child._shape is None:  # the first consumer that holds x weakly
+            child._output_id = id(data)
+            child._shape = data.shape
+            child._dtype = data.dtype
         if child._output is None:
             child._output = weakref.ref(x)
         return child
@@ -216,33 +233,48 @@ def _edge(x, saved):
     return _WeakConstant(x)
 
 
+def _as_tensors(inputs):
+    """The inputs with numbers, lists and arrays wrapped as constant Tensors."""
+    if all(isinstance(x, Tensor) for x in inputs):
+        return inputs
+    return tuple(x if isinstance(x, Tensor) else as_tensor(x, like=inputs) for x in inputs)
+
+
+# needs_input_grad for one and two inputs, shared rather than made per op (see __slots__).
+_NEEDS_ONE = {False: (False,), True: (True,)}
+_NEEDS_TWO = {a: {b: (a, b) for b in (False, True)} for a in (False, True)}
+
+
 def _record(fn, inputs, attrs):
     """Forward on the inputs' arrays; if any input requires grad, link the result to ``fn``.
 
     This runs for every op, so it is written for speed: the common one- and two-input cases are
-    spelled out, and the result is made without Tensor.__init__'s checks.
+    spelled out, the result is made without Tensor.__init__'s checks, and nothing is allocated
+    for the graph but ``fn`` itself (see ``Function.__slots__``).
     """
-    for x in inputs:
-        if type(x) is not Tensor and not isinstance(x, Tensor):
-            inputs = tuple(x if isinstance(x, Tensor) else as_tensor(x, like=inputs)
-                           for x in inputs)
-            break
+    count = len(inputs)
+    if count == 2:
+        a, b = inputs
+        if type(a) is not Tensor or type(b) is not Tensor:
+            a, b = inputs = _as_tensors(inputs)
+    elif count == 1:
+        a = inputs[0]
+        if type(a) is not Tensor:
+            (a,) = inputs = _as_tensors(inputs)
+    else:
+        inputs = _as_tensors(inputs)
     fn._saved = ()
     try:
-        if len(inputs) == 2:
-            a, b = inputs
-            out = fn.forward(a.data, b.data, **attrs)
-            needs = (a.requires_grad, b.requires_grad)
-            requires_grad = needs[0] or needs[1]
-        elif len(inputs) == 1:
-            a = inputs[0]
-            out = fn.forward(a.data, **attrs)
-            needs = (a.requires_grad,)
-            requires_grad = needs[0]
+        if count == 2:
+            out = (fn.forward(a.data, b.data, **attrs) if attrs
+                   else fn.forward(a.data, b.data))
+            requires_grad = a.requires_grad or b.requires_grad
+        elif count == 1:
+            out = fn.forward(a.data, **attrs) if attrs else fn.forward(a.data)
+            requires_grad = a.requires_grad
         else:
             out = fn.forward(*[t.data for t in inputs], **attrs)
-            needs = tuple([t.requires_grad for t in inputs])
-            requires_grad = any(needs)
+            requires_grad = any([t.requires_grad for t in inputs])
     except (ValueError, IndexError) as error:
         message = _failure_message(fn, inputs, attrs, error)
         if message is None:
@@ -257,24 +289,36 @@ def _record(fn, inputs, attrs):
     level = _dual_level.get()
     if level is not None:
         push_tangent(fn, inputs, result, level)
-    if requires_grad and _grad_enabled.get():
-        result.requires_grad = True
-        result.grad_fn = fn
-        saved = fn._saved
-        if len(inputs) == 2:
-            fn._next = (_edge(a, saved), _edge(b, saved))
-        else:
-            fn._next = tuple([_edge(x, saved) for x in inputs])
-        fn.needs_input_grad = needs
-        fn._output = None
-        fn._output_id = id(out)
-        fn._shape = out.shape
-        fn._dtype = out.dtype
-        fn._watched = False
+    if not (requires_grad and _grad_enabled.get()):
+        result.requires_grad = False
+        result.grad_fn = None
+        fn._saved = None
         return result
-    result.requires_grad = False
-    result.grad_fn = None
-    fn._saved = None
+    result.requires_grad = True
+    result.grad_fn = fn
+    saved = fn._saved
+    fn._output_id = 0
+    for value in saved:
+        if value is out:
+            fn._output_id = id(out)
+            break
+    fn._shape = fn._output = fn._more = None
+    fn._watched = False
+    if count == 2:
+        fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, saved)
+        fn._second = b if b.data.size <= KEPT_ELEMENTS else _edge(b, saved)
+        try:
+            fn.needs_input_grad = _NEEDS_TWO[a.requires_grad][b.requires_grad]
+        except (KeyError, TypeError):
+            fn.needs_input_grad = (bool(a.requires_grad), bool(b.requires_grad))
+    elif count == 1:
+        fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, saved)
+        fn._second = None
+        fn.needs_input_grad = _NEEDS_ONE.get(a.requires_grad) or (bool(a.requires_grad),)
+    else:
+        edges = [_edge(x, saved) for x in inputs]
+        fn._first, fn._second, fn._more = edges[0], edges[1], tuple(edges[2:])
+        fn.needs_input_grad = tuple([bool(t.requires_grad) for t in inputs])
     return result
 
 
