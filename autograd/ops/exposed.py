@@ -13,9 +13,10 @@ and its decorator are the only places an op is written; ``help(ag.exp)``, ``insp
 and a notebook's tab completion see the made functions like written ones.
 
 PyTorch's keyword spellings ``dim=`` and ``keepdim=`` are accepted wherever ``axis=`` and
-``keepdims=`` are.
+``keepdims=`` are, in made and hand-written functions alike.
 """
 
+import functools
 import inspect
 
 PYTORCH_KEYWORDS = {"dim": "axis", "keepdim": "keepdims"}
@@ -36,8 +37,29 @@ def public_function(target):
     """The public function for a marked Function class, or the marked function itself."""
     name, _ = target.exposed_as
     if not isinstance(target, type):
-        return target
+        return _with_pytorch_keywords(target, name)
     return _from_forward(target, name)
+
+
+def _with_pytorch_keywords(fn, name):
+    """A hand-written op whose parameters say axis or keepdims, taking dim= and keepdim= too."""
+    parameters = inspect.signature(fn).parameters
+    renames = {torch_name: ours for torch_name, ours in PYTORCH_KEYWORDS.items()
+               if ours in parameters and torch_name not in parameters}
+    if not renames:
+        return fn
+
+    @functools.wraps(fn)
+    def function(*args, **kwargs):
+        for torch_name, ours in renames.items():
+            if torch_name in kwargs:
+                if ours in kwargs:
+                    raise TypeError(f"{name}() got {ours!r} twice ({torch_name} is PyTorch's "
+                                    f"name for {ours}): pass it once")
+                kwargs[ours] = kwargs.pop(torch_name)
+        return fn(*args, **kwargs)
+
+    return function
 
 
 def _from_forward(cls, name):
