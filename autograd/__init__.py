@@ -24,6 +24,7 @@ from .creation import (
     zeros,
     zeros_like,
 )
+from .backward_api import backward
 from .engine import grad
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad

@@ -64,6 +64,18 @@ class Tensor:
     def dtype(self):
         return self.data.dtype
 
+    def numel(self):
+        """The number of elements (PyTorch's name for ``size``)."""
+        return self.data.size
+
+    def dim(self):
+        """The number of dimensions (PyTorch's name for ``ndim``)."""
+        return self.data.ndim
+
+    def contiguous(self):
+        """This tensor: NumPy arrays need no contiguous copy here (PyTorch's spelling)."""
+        return self
+
     @property
     def is_leaf(self):
         """True for tensors made by the user rather than by an op that records gradients."""
@@ -139,6 +151,13 @@ class Tensor:
     def detach(self):
         """The same values, cut off from the graph (shares memory, like PyTorch)."""
         return Tensor._make(self.data, False, None)
+
+    def detach_(self):
+        """Cut this tensor off from the graph in place: it becomes a leaf that does not require
+        grad. Returns it."""
+        self.grad_fn = None
+        self.requires_grad = False
+        return self
 
     def retain_grad(self):
         """Keep this intermediate tensor's gradient in ``.grad`` after backward."""
@@ -268,16 +287,25 @@ class Tensor:
     def __ge__(self, other):
         return _constant(self.data >= _raw(other))
 
+    # & | ^ ~ on bool and integer tensors (masks): constants, as in PyTorch
+    def __and__(self, other):
+        return _bitwise(np.bitwise_and, "&", self, other)
+
+    def __or__(self, other):
+        return _bitwise(np.bitwise_or, "|", self, other)
+
+    def __xor__(self, other):
+        return _bitwise(np.bitwise_xor, "^", self, other)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+    def __invert__(self):
+        return _bitwise(np.invert, "~", self)
+
     def astype(self, dtype):
         """numpygrad's cast: a new tensor of ``dtype`` that is not recorded (use ``to`` to keep
         the gradient)."""
         return _constant(self.data.astype(dtype))
-
-    def argmax(self, axis=None):
-        return _constant(self.data.argmax(axis=axis))
-
-    def argmin(self, axis=None):
-        return _constant(self.data.argmin(axis=axis))
 
     def nonzero(self):
         return tuple(_constant(i) for i in np.nonzero(self.data))
@@ -325,6 +353,17 @@ def _raw(x):
 
 def _constant(array):
     return Tensor._make(np.asarray(array), False, None)
+
+
+def _bitwise(ufunc, symbol, *operands):
+    """A bit operation on bool or integer tensors; floats are refused, as in PyTorch."""
+    arrays = [np.asarray(_raw(x)) for x in operands]
+    floats = [str(a.dtype) for a in arrays if a.dtype.kind not in "biu"]
+    if floats:
+        raise TypeError(
+            f"{symbol} works on bool and integer tensors (masks), not on {floats[0]}: compare "
+            "first, e.g. (x > 0) & (x < 1), or cast with .bool()")
+    return _constant(ufunc(*arrays))
 
 
 def _index_key(key):

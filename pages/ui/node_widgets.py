@@ -208,6 +208,14 @@ def _read_ints_attr(key: str, attr: Attr):
     return _read_ints(key, attr.name)
 
 
+def _draw_approximate(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    st.selectbox(attr.name, ["none", "tanh"], key=key)
+
+
+def _read_text(key: str, attr: Attr):
+    return field(key, attr.name)
+
+
 ATTR_WIDGETS = {
     "bool": (_draw_bool, _read_bool),
     "float": (_draw_float, _read_float),
@@ -217,6 +225,7 @@ ATTR_WIDGETS = {
     "axes": (_draw_axes, _read_axes),
     "shape": (_draw_shape, _read_ints_attr),
     "index": (_draw_index, _read_ints_attr),
+    "approximate": (_draw_approximate, _read_text),
 }
 """Attribute type (playground.registry.ATTR_TYPES) -> (draw its widget, read its value)."""
 

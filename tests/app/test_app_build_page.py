@@ -276,6 +276,7 @@ def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list(
 TWO_MATRICES = "t = const([0.0, 1.0])\nA = [[0.2, 0.7], [0.4, 0.9]]\nB = [[0.1, 0.5], [0.3, 0.6]]\n"
 NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: operand choices
     "cross_entropy": {keys.add_operand(2, 1): "t"},  # class indices, not a matrix
+    "prelu": {keys.add_operand(2, 1): "t"},  # a weight per channel: 1-D
     "linear": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "B",
                keys.add_operand(3, 2): "t"},  # x, W, and a bias b of W's rows
 }

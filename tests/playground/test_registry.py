@@ -139,7 +139,7 @@ def test_get_suggests_close_names():
 PIECEWISE_LINEAR = {
     "add", "sub", "neg", "sign", "reshape", "transpose", "flatten", "squeeze", "unsqueeze",
     "broadcast_to", "index", "stack", "concatenate", "sum", "mean", "max", "min", "maximum",
-    "minimum", "clip", "where",
+    "minimum", "clip", "where", "floor", "ceil", "trunc", "clone",
 }
 """Ops whose first derivative does not depend on their inputs: their gradient is not connected to
 the inputs, so a second derivative is an error, as in PyTorch."""

@@ -1,0 +1,323 @@
+"""Activation functions of ``torch.nn.functional``, each with its local derivative beside it.
+
+The derivatives follow PyTorch at every kink (which side a boundary point belongs to, and where a
+second derivative is 0), since a student moving code between the two should get the same numbers.
+Each backward is written with the engine's own ops (``_call`` runs an op on an array or records it
+on a Tensor), so ``create_graph=True`` differentiates it again.
+"""
+
+import math
+
+import numpy as np
+
+from ..function import Function
+from ..tensor import Tensor
+from . import array_or_tensor
+from .elementwise import Abs, Erf, Sigmoid, Tanh, erf_array
+from .elementwise import call as _call
+from .exposed import exposed
+
+SQRT1_2 = math.sqrt(0.5)
+INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+GELU_BETA = math.sqrt(2 / math.pi)  # PyTorch's kBeta
+GELU_KAPPA = 0.044715
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+HARDSIGMOID_SLOPE = float(np.float32(1 / 6))  # PyTorch's backward uses 1.0f / 6.0f, in float64 too
+
+
+def _step(x):
+    """1 where x > 0, else 0, in x's dtype. On a Tensor it stays connected to x with derivative 0
+    (see ``array_or_tensor.positive``), so a second derivative through it is 0, not an error."""
+    return x.relu().sign() if isinstance(x, Tensor) else (x > 0).astype(x.dtype)
+
+
+def _sigmoid_array(a):
+    """1 / (1 + e^-a) without overflow, accurate in both tails."""
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def _sigmoid(x):
+    return Sigmoid.apply(x) if isinstance(x, Tensor) else _sigmoid_array(x)
+
+
+@exposed("gelu", method=False)
+class Gelu(Function):
+    """x·Φ(x), Φ the standard normal CDF; approximate="tanh" uses
+    ½x(1 + tanh(√(2/π)(x + 0.044715x³))), as in PyTorch."""
+
+    __slots__ = ("approximate",)
+    backward_runs_on_arrays = True
+
+    def forward(self, a, approximate="none"):
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f'gelu: approximate must be "none" or "tanh", got {approximate!r}')
+        self.approximate = approximate
+        if approximate == "tanh":
+            self.save_for_backward(a)
+            inner = GELU_BETA * (a + GELU_KAPPA * (a * a * a))
+            return 0.5 * a * (1 + np.tanh(inner))
+        cdf = 0.5 * (1 + erf_array(a * SQRT1_2))
+        self.save_for_backward(a, cdf)
+        return a * cdf
+
+    def backward(self, grad):
+        if self.approximate == "tanh":
+            (a,) = self.saved_tensors
+            square = a * a
+            t = _call(Tanh, GELU_BETA * (a + GELU_KAPPA * (square * a)))
+            inner_slope = GELU_BETA * (1 + 3 * GELU_KAPPA * square)
+            return grad * (0.5 * (1 + t) + 0.5 * a * (1 - t * t) * inner_slope)
+        a, cdf = self.saved_tensors
+        if isinstance(a, Tensor):  # create_graph: Φ(a) rebuilt from recorded ops
+            cdf = 0.5 * (1 + _call(Erf, a * SQRT1_2))
+        return grad * (cdf + a * array_or_tensor.exp(-0.5 * a * a) * INV_SQRT_2PI)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+class Elu(Function):
+    """scale·x for x > 0, else scale·alpha·(e^(input_scale·x) − 1): elu, celu and selu, as in
+    PyTorch (whose three share this derivative, EluBackward). At 0 the slope is the left one,
+    scale·alpha·input_scale, and the second derivative there is 0 (PyTorch's rule)."""
+
+    __slots__ = ("alpha", "scale", "input_scale")
+    backward_runs_on_arrays = True
+
+    def forward(self, a, alpha=1.0, scale=1.0, input_scale=1.0):
+        self.alpha, self.scale, self.input_scale = alpha, scale, input_scale
+        self.save_for_backward(a)
+        negative = alpha * scale * np.expm1(input_scale * np.minimum(a, 0))
+        return np.where(a > 0, scale * a, negative).astype(a.dtype, copy=False)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        data = a.data if isinstance(a, Tensor) else a
+        k = self.alpha * self.scale * self.input_scale
+        below = data < 0
+        # Constant parts: scale right of 0 and the left slope k at 0; the curve left of 0.
+        constant = (self.scale * (data > 0) + k * (data == 0)).astype(data.dtype)
+        curve = array_or_tensor.exp(self.input_scale * array_or_tensor.where(below, a, 0.0))
+        return grad * (constant + (k * below).astype(data.dtype) * curve)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+@exposed("elu", method=False)
+def elu(x, alpha=1.0):
+    """x where x > 0, else alpha·(e^x − 1)."""
+    return Elu.apply(x, alpha=alpha)
+
+
+@exposed("celu", method=False)
+def celu(x, alpha=1.0):
+    """x where x > 0, else alpha·(e^(x/alpha) − 1): an elu with slope 1 at 0 for every alpha."""
+    if alpha == 0:
+        raise ZeroDivisionError("celu: alpha must not be 0 (it divides x); use e.g. alpha=1.0")
+    return Elu.apply(x, alpha=alpha, input_scale=1.0 / alpha)
+
+
+@exposed("selu", method=False)
+def selu(x):
+    """scale·elu(x, alpha) with PyTorch's fixed alpha ≈ 1.6733 and scale ≈ 1.0507."""
+    return Elu.apply(x, alpha=SELU_ALPHA, scale=SELU_SCALE)
+
+
+@exposed("softplus", method=False)
+class Softplus(Function):
+    """log(1 + e^(beta·x)) / beta, and x itself where beta·x > threshold (PyTorch's rule)."""
+
+    __slots__ = ("beta", "threshold")
+    backward_runs_on_arrays = True
+
+    def forward(self, a, beta=1.0, threshold=20.0):
+        self.beta, self.threshold = beta, threshold
+        self.save_for_backward(a)
+        scaled = a * beta
+        smooth = np.log1p(np.exp(np.minimum(scaled, threshold))) / beta
+        return np.where(scaled > threshold, a, smooth).astype(a.dtype, copy=False)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        scaled = (a.data if isinstance(a, Tensor) else a) * self.beta
+        # Slope 1 above the threshold, sigmoid(beta·x) below; PyTorch's second derivative is 0
+        # at the threshold itself, so the curve there is a constant.
+        below = scaled < self.threshold
+        at = scaled == self.threshold
+        constant = ((scaled > self.threshold) + at * _sigmoid_array(scaled)).astype(scaled.dtype)
+        return grad * (constant + below * _sigmoid(self.beta * a))
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+@exposed("softsign", method=False)
+class Softsign(Function):
+    """x / (1 + |x|), with derivative 1 / (1 + |x|)²."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return a / (np.abs(a) + 1)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        denominator = 1 + _call(Abs, a)
+        return grad / (denominator * denominator)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+class Hardtanh(Function):
+    """x limited to [min_val, max_val]; the gradient passes only strictly inside (PyTorch's
+    rule: 0 at both ends, unlike clamp), and the second derivative is 0."""
+
+    __slots__ = ("low", "high")
+    backward_runs_on_arrays = True
+
+    def forward(self, a, min_val=-1.0, max_val=1.0):
+        if min_val > max_val:
+            raise ValueError(f"hardtanh: min_val ({min_val}) cannot be greater than max_val "
+                             f"({max_val}); swap them")
+        self.low, self.high = min_val, max_val
+        self.save_for_backward(a)
+        return np.clip(a, min_val, max_val)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad * (_step(a - self.low) * _step(self.high - a))
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+@exposed("hardtanh", method=False)
+def hardtanh(x, min_val=-1.0, max_val=1.0):
+    """x limited to [min_val, max_val] (gradient 0 at the ends, as in PyTorch)."""
+    return Hardtanh.apply(x, min_val=min_val, max_val=max_val)
+
+
+@exposed("relu6", method=False)
+def relu6(x):
+    """min(max(x, 0), 6): hardtanh(x, 0, 6), as in PyTorch (gradient 0 at 0 and at 6)."""
+    return Hardtanh.apply(x, min_val=0.0, max_val=6.0)
+
+
+@exposed("silu", method=False)
+class Silu(Function):
+    """x·sigmoid(x) (also called swish), with derivative σ(x)(1 + x(1 − σ(x)))."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return a * _sigmoid_array(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        s = _sigmoid(a)
+        return grad * s * (1 + a * (1 - s))
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+@exposed("mish", method=False)
+class Mish(Function):
+    """x·tanh(softplus(x)), with derivative tanh(sp) + x·σ(x)·(1 − tanh²(sp))."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return a * np.tanh(np.logaddexp(0, a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        t = _call(Tanh, _call(Softplus, a))
+        s = _sigmoid(a)
+        return grad * (t + a * s * (1 - t * t))
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+@exposed("hardsigmoid", method=False)
+class Hardsigmoid(Function):
+    """relu6(x + 3) / 6: slope 1/6 strictly inside (−3, 3), 0 outside and at the ends."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.clip(a + 3, 0, 6) / 6
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad * (_step(a + 3) * _step(3 - a)) * HARDSIGMOID_SLOPE
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+@exposed("hardswish", method=False)
+class Hardswish(Function):
+    """x·relu6(x + 3) / 6: slope 0 up to −3, x/3 + 1/2 inside (−3, 3), 1 from 3 on (PyTorch's
+    ends), so the second derivative is 1/3 inside and 0 elsewhere."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return a * np.clip(a + 3, 0, 6) / 6
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        inside = _step(a + 3) * _step(3 - a)
+        return grad * (inside * (a / 3 + 0.5) + (1 - _step(3 - a)))
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+@exposed("prelu")
+class Prelu(Function):
+    """x where x > 0, else weight·x, with a learned weight: one number, or one per channel (axis
+    1, as in PyTorch). At 0 the slope is the weight."""
+
+    __slots__ = ("shape",)
+    backward_runs_on_arrays = True
+
+    def forward(self, a, weight):
+        if weight.ndim > 1:
+            raise ValueError(f"prelu: the weight must hold 1 element or one per channel (a 1-D "
+                             f"tensor), got shape {weight.shape}; flatten it")
+        channels = a.shape[1] if a.ndim > 1 else 1
+        if weight.size != 1 and weight.size != channels:
+            raise ValueError(
+                f"prelu: the weight has {weight.size} elements but the input of shape {a.shape} "
+                f"has {channels} channel(s) on axis 1: give it 1 element or {channels}, e.g. "
+                f"ag.full(({channels},), 0.25)")
+        # The weight as it broadcasts: one number, or (C, 1, ..., 1) against axes 1, 2, ...
+        self.shape = () if weight.size == 1 else (channels,) + (1,) * (a.ndim - 2)
+        self.save_for_backward(a, weight)
+        return np.where(a > 0, a, weight.reshape(self.shape) * a)
+
+    def backward(self, grad):
+        a, weight = self.saved_tensors
+        w = weight.reshape(self.shape)
+        left = 1 - _step(a)
+        need_a, need_weight = self.needs_input_grad
+        grad_a = grad * (1 - left + left * w) if need_a else None
+        grad_weight = None
+        if need_weight:
+            axes = tuple(i for i in range(grad.ndim) if i != 1 or not self.shape)
+            grad_weight = (grad * a * left).sum(axis=axes).reshape(weight.shape)
+        return grad_a, grad_weight
+
+    def jvp(self, tangent_a, tangent_weight):
+        a, weight = self.saved_tensors
+        left = a <= 0
+        w, tw = weight.reshape(self.shape), tangent_weight.reshape(self.shape)
+        return np.where(left, w * tangent_a + tw * a, tangent_a)

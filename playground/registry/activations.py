@@ -1,0 +1,117 @@
+"""Registry entries: activations (``torch.nn.functional``'s names)."""
+
+import autograd as ag
+
+from .. import torch_code
+from .entry import Attr, OpInfo
+
+
+def _activation(name, attrs, description, derivative, example, sentence, **torch_keywords):
+    """A one-operand activation: ``autograd.<name>``, written ``F.<name>`` in PyTorch."""
+    return OpInfo(name, 1, attrs, description, derivative, getattr(ag, name), example,
+                  torch_code.call(f"F.{name}", **torch_keywords), sentence=sentence)
+
+
+ALPHA = Attr("alpha", "float", 1.0)
+
+ENTRIES = (
+    _activation(
+        "gelu", (Attr("approximate", "approximate", "none"),),
+        'Gaussian error linear unit x·Φ(x); approximate="tanh" uses the tanh formula.',
+        r"\frac{dy}{dx} = \Phi(x) + x\,\varphi(x)",
+        'gelu(x, approximate="tanh")',
+        'gelu passes nearly all the gradient for large x and almost none for very negative x, '
+        'with a small dip below 0.',
+        approximate="approximate",
+    ),
+    _activation(
+        "elu", (ALPHA,), "Elementwise x for x > 0, alpha·(e^x - 1) otherwise.",
+        r"\frac{dy}{dx} = \begin{cases} 1 & x > 0 \\ \alpha e^{x} & x \le 0 \end{cases}",
+        "elu(x, alpha=1.0)",
+        'elu passes the gradient unchanged where x > 0 and a shrinking share alpha·e^x below 0.',
+        alpha="alpha",
+    ),
+    _activation(
+        "celu", (ALPHA,), "Elementwise x for x > 0, alpha·(e^(x/alpha) - 1) otherwise.",
+        r"\frac{dy}{dx} = \begin{cases} 1 & x > 0 \\ e^{x/\alpha} & x \le 0 \end{cases}",
+        "celu(x, alpha=2.0)",
+        'celu has slope 1 right of 0 and e^(x/alpha) left of it, so its slope is continuous at 0.',
+        alpha="alpha",
+    ),
+    _activation(
+        "selu", (), "Scaled elu with PyTorch's constants: λ·x for x > 0, λα(e^x - 1) otherwise.",
+        r"\frac{dy}{dx} = \begin{cases} \lambda & x > 0 \\ \lambda\alpha e^{x} & x \le 0 "
+        r"\end{cases}",
+        "selu(x)",
+        'selu scales the gradient by λ ≈ 1.05 where x > 0 and by λα·e^x ≈ 1.76·e^x below 0.',
+    ),
+    _activation(
+        "softplus", (Attr("beta", "float", 1.0), Attr("threshold", "float", 20.0)),
+        "Smooth relu log(1 + e^(beta·x)) / beta; x itself where beta·x > threshold.",
+        r"\frac{dy}{dx} = \sigma(\beta x)",
+        "softplus(x, beta=2.0)",
+        'The slope of softplus is a sigmoid: near 0 for very negative x, near 1 for large x.',
+        beta="beta", threshold="threshold",
+    ),
+    _activation(
+        "softsign", (), "Elementwise x / (1 + |x|), squashing to (-1, 1).",
+        r"\frac{dy}{dx} = \frac{1}{(1 + |x|)^2}",
+        "softsign(x)",
+        'softsign squashes like tanh but its slope 1/(1+|x|)² fades slowly, not exponentially.',
+    ),
+    _activation(
+        "hardtanh", (Attr("min_val", "float", -1.0), Attr("max_val", "float", 1.0)),
+        "Elementwise x limited to [min_val, max_val].",
+        r"\frac{dy}{dx} = \mathbb{1}[\min < x < \max]",
+        "hardtanh(x, min_val=-1.0, max_val=1.0)",
+        'hardtanh passes the gradient strictly inside its range; at and beyond the ends it is 0.',
+        min_val="min_val", max_val="max_val",
+    ),
+    _activation(
+        "relu6", (), "Elementwise min(max(x, 0), 6).",
+        r"\frac{dy}{dx} = \mathbb{1}[0 < x < 6]",
+        "relu6(x)",
+        'relu6 passes the gradient strictly between 0 and 6 and blocks it elsewhere.',
+    ),
+    _activation(
+        "silu", (), "Elementwise x·sigmoid(x) (also called swish).",
+        r"\frac{dy}{dx} = \sigma(x)\,\bigl(1 + x\,(1 - \sigma(x))\bigr)",
+        "silu(x)",
+        'silu passes about σ(x) of the gradient, a little more just above 0 and a little less '
+        'below.',
+    ),
+    _activation(
+        "mish", (), "Elementwise x·tanh(softplus(x)).",
+        r"\frac{dy}{dx} = \tanh(s) + x\,\sigma(x)\,(1 - \tanh^2 s),\ s = "
+        r"\log(1 + e^{x})",
+        "mish(x)",
+        'mish is a smooth relu: slope near 1 for large x, near 0 for very negative x, 0.6 at 0.',
+    ),
+    _activation(
+        "hardsigmoid", (), "Elementwise min(max(x + 3, 0), 6) / 6, a piecewise-linear sigmoid.",
+        r"\frac{dy}{dx} = \tfrac{1}{6}\,\mathbb{1}[-3 < x < 3]",
+        "hardsigmoid(x)",
+        'hardsigmoid passes a sixth of the gradient strictly between -3 and 3, none elsewhere.',
+    ),
+    _activation(
+        "hardswish", (), "Elementwise x·min(max(x + 3, 0), 6) / 6.",
+        r"\frac{dy}{dx} = \begin{cases} 0 & x \le -3 \\ \frac{x}{3} + \frac{1}{2} & -3 < x < 3 "
+        r"\\ 1 & x \ge 3 \end{cases}",
+        "hardswish(x)",
+        'hardswish blocks the gradient up to -3, passes all of it from 3 on, and ramps up in '
+        'between.',
+    ),
+    OpInfo(
+        "prelu", 2, (),
+        "Elementwise x for x > 0, w·x otherwise; w has 1 element or one per channel (axis 1).",
+        r"\frac{\partial y}{\partial x} = \begin{cases} 1 & x > 0 \\ w & x \le 0 \end{cases},"
+        r"\quad \frac{\partial y}{\partial w} = x\,\mathbb{1}[x \le 0]\ \text{(summed per "
+        r"channel)}",
+        ag.prelu, "prelu(x, W)", torch_code.call("F.prelu"),
+        sentence=(
+            'prelu passes the gradient where x > 0 and w of it elsewhere; w learns from the '
+            'negative inputs only.'
+        ),
+        symbols=("x", "w"),
+    ),
+)
