@@ -12,8 +12,6 @@ input's gradient on; the leaves' gradients come out of the walk, and ``backward`
 ``.grad`` (``_write_leaf_grads``) while ``grad`` returns them.
 """
 
-import itertools
-
 import numpy as np
 
 from .function import _WeakConstant
@@ -130,21 +128,21 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
     while ready:
         fn = ready.pop()
         grad = grads.pop(fn, None)
-        if grad is not None and fn._watched:
+        if grad is not None and fn._hooks is not None:
             grad = _output_hooks(fn, grad, captured, wanted)
-        if grad is None:
-            input_grads = _NO_GRADIENTS
+        second = fn._second
+        if second is None:
+            edges = (fn._first,)
+        else:
+            edges = (fn._first, second) if fn._more is None else fn._edges()
+        if grad is None:  # no use sent a gradient: only the counts move on
+            input_grads = (None,) * len(edges)
         elif on_arrays and fn.backward_runs_on_arrays:
             input_grads = fn.backward(grad)
             if type(input_grads) is not tuple:
                 input_grads = (input_grads,)
         else:
             input_grads = _backward_on_tensors(fn, grad, create_graph)
-        second = fn._second
-        if second is None:
-            edges = (fn._first,)
-        else:
-            edges = (fn._first, second) if fn._more is None else fn._edges()
         for edge, g in zip(edges, input_grads):
             # Where the gradient goes (see Function.__slots__): a leaf's own entry in grads, or
             # the Function that made the input, which runs once all its uses have reported.
@@ -178,9 +176,6 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
     return grads, captured
 
 
-_NO_GRADIENTS = itertools.repeat(None)  # read by zip only: a Function nothing sent a gradient
-
-
 def _count_uses(roots):
     """For every Function reachable from ``roots``: how many recorded uses its output has."""
     uses = {}
@@ -191,7 +186,13 @@ def _count_uses(roots):
             uses[fn] = 0
             stack.append(fn)
     while stack:
-        for edge in stack.pop()._edges():
+        fn = stack.pop()
+        second = fn._second
+        if second is None:
+            edges = (fn._first,)
+        else:
+            edges = (fn._first, second) if fn._more is None else fn._edges()
+        for edge in edges:
             if type(edge) is Tensor:
                 edge = edge.grad_fn
                 if edge is None:

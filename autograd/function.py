@@ -56,14 +56,16 @@ class Function:
     #   until backward is one more for the garbage collector to count and promote, so an op keeps
     #   only itself and its output (issue 14.2). _second is None for one input, _more is None
     #   for up to two.
-    # _output: a weak reference to the result, set once something needs to find it again;
-    # _output_id: the result's array id when a Function keeps it (saved, or weakly referenced),
-    #   to recognise it among saved values after the result Tensor is gone, else 0;
-    # _shape, _dtype: the result's, set when a consumer holds the result weakly;
-    # _watched: a hook, retain_grad() or grad() wants the result's gradient; _hooks: its hooks,
-    #   held here so that they run even after the result Tensor is dropped, as in PyTorch.
-    __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_output",
-                 "_output_id", "_shape", "_dtype", "_watched", "_hooks", "__weakref__")
+    # _hooks: None, or (once a hook, retain_grad() or grad() wants the result's gradient) the
+    #   result's list of hooks, held here so that they run even after the result Tensor is
+    #   dropped, as in PyTorch.
+    # Set only when needed, so read with getattr (every store per op costs): _output, a weak
+    #   reference to the result; _output_id, the result's array id when a Function keeps that
+    #   array (saved it, or holds the result weakly), to recognise it among saved values after
+    #   the result Tensor is gone; _shape and _dtype, the result's, when a consumer holds it
+    #   weakly.
+    __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_hooks",
+                 "_output", "_output_id", "_shape", "_dtype", "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor``
     #: functions only, so the engine may run it directly on NumPy arrays (see the class doc).
@@ -145,7 +147,7 @@ class Function:
                     return edge
             elif kind is not _WeakConstant and edge._output_id == id(value):
                 return edge._output_tensor(value)
-        if id(value) == self._output_id:
+        if id(value) == getattr(self, "_output_id", 0):
             return self._output_tensor(value)
         return Tensor._make(np.asarray(value), False, None)
 
@@ -153,11 +155,13 @@ class Function:
         """The Tensor this Function made: the caller's while anyone holds it, else a new Tensor
         with the same grad_fn (on ``data``, the saved output array, when given or saved), else a
         stand-in (see the class doc). A new one is remembered while it is alive."""
-        out = self._output() if self._output is not None else None
+        ref = getattr(self, "_output", None)
+        out = ref() if ref is not None else None
         if out is not None and (data is None or out.data is data):
             return out
         if data is None:
-            data = next((v for v in self._saved or () if id(v) == self._output_id), None)
+            output_id = getattr(self, "_output_id", 0)
+            data = next((v for v in self._saved or () if id(v) == output_id), None)
         if data is not None:
             out = Tensor._make(data, True, self)
         else:
@@ -168,7 +172,8 @@ class Function:
     def _watch(self, tensor):
         """``tensor`` (this Function's result) has hooks, retains its grad or is a grad() input."""
         self._output = weakref.ref(tensor)
-        self._watched = True
+        if tensor._hooks is None:
+            tensor._hooks = []  # shared from now on, so later register_hook calls reach us
         self._hooks = tensor._hooks
 
 
@@ -218,11 +223,11 @@ def _edge(x, saved):
         return x
     child = x.grad_fn
     if child is not None:
-        if child._shape is None:  # the first consumer that holds x weakly
+        if getattr(child, "_shape", None) is None:  # the first consumer that holds x weakly
             child._output_id = id(data)
             child._shape = data.shape
             child._dtype = data.dtype
-        if child._output is None:
+        if getattr(child, "_output", None) is None:
             child._output = weakref.ref(x)
         return child
     if x.requires_grad:
@@ -297,16 +302,15 @@ def _record(fn, inputs, attrs):
     result.requires_grad = True
     result.grad_fn = fn
     saved = fn._saved
-    fn._output_id = 0
     for value in saved:
         if value is out:
             fn._output_id = id(out)
             break
-    fn._shape = fn._output = fn._more = None
-    fn._watched = False
+    fn._hooks = None
     if count == 2:
         fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, saved)
         fn._second = b if b.data.size <= KEPT_ELEMENTS else _edge(b, saved)
+        fn._more = None
         try:
             fn.needs_input_grad = _NEEDS_TWO[a.requires_grad][b.requires_grad]
         except (KeyError, TypeError):

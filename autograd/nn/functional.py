@@ -59,12 +59,13 @@ def cross_entropy(logits, target, *, reduction="mean", label_smoothing=0.0):
         )
     classes = logits.shape[-1]
     raw = target.data if isinstance(target, Tensor) else np.asarray(target)
-    if np.issubdtype(raw.dtype, np.floating) and raw.shape == logits.shape:
+    kind = raw.dtype.kind
+    if kind == "f" and raw.shape == logits.shape:
         probabilities = _as_tensor(target, logits.dtype)
         if label_smoothing:
             probabilities = probabilities * (1.0 - label_smoothing) + label_smoothing / classes
-        return CrossEntropy.apply(logits, probabilities, reduction=reduction)
-    if not np.issubdtype(raw.dtype, np.integer):
+        return CrossEntropy.apply(logits, probabilities, reduction=reduction, sums_to_one=False)
+    if kind not in "iu":
         raise TypeError(
             f"cross_entropy: target must hold integer class indices (or class probabilities of "
             f"the logits' shape {logits.shape}), got dtype {raw.dtype} and shape {raw.shape}; "
@@ -86,7 +87,8 @@ def cross_entropy(logits, target, *, reduction="mean", label_smoothing=0.0):
     if label_smoothing:
         distribution *= 1.0 - label_smoothing
         distribution += label_smoothing / classes
-    return CrossEntropy.apply(logits, distribution.reshape(logits.shape), reduction=reduction)
+    return CrossEntropy.apply(logits, distribution.reshape(logits.shape), reduction=reduction,
+                              sums_to_one=True)
 
 
 class CrossEntropy(Function):
@@ -95,26 +97,31 @@ class CrossEntropy(Function):
     ``softmax(z) * sum(q) - q`` for the logits (``softmax(z) - q`` when q sums to 1) and
     ``-log_softmax(z)`` for the target, times the gradient of each row's loss."""
 
-    __slots__ = ("reduction",)
+    __slots__ = ("reduction", "sums_to_one")
     backward_runs_on_arrays = True
 
-    def forward(self, logits, target, reduction="mean"):
+    def forward(self, logits, target, reduction="mean", sums_to_one=False):
         self.reduction = reduction
+        self.sums_to_one = sums_to_one  # class indices: every row of q sums to 1
         shifted = logits - logits.max(axis=-1, keepdims=True)
-        log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-        self.save_for_backward(logits, log_probs, target)
+        exps = np.exp(shifted)
+        totals = exps.sum(axis=-1, keepdims=True)
+        log_probs = shifted - np.log(totals)
+        self.save_for_backward(logits, log_probs, exps / totals, target)
         return _reduced_array(-(target * log_probs).sum(axis=-1), reduction)
 
     def backward(self, grad):
-        logits, log_probs, target = self.saved_tensors
+        logits, log_probs, probs, target = self.saved_tensors
         need_logits, need_target = self.needs_input_grad
         if isinstance(logits, Tensor):  # create_graph: both must depend on the logits
             log_probs = log_softmax(logits)
+            probs = log_probs.exp()
         row_grad = self._row_gradient(grad, target)
         grad_logits = grad_target = None
         if need_logits:
-            probs = log_probs.exp() if isinstance(log_probs, Tensor) else np.exp(log_probs)
-            grad_logits = (probs * target.sum(axis=-1, keepdims=True) - target) * row_grad
+            if not self.sums_to_one:
+                probs = probs * target.sum(axis=-1, keepdims=True)
+            grad_logits = (probs - target) * row_grad
         if need_target:
             grad_target = -log_probs * row_grad
         return grad_logits, grad_target
@@ -128,8 +135,7 @@ class CrossEntropy(Function):
         return grad
 
     def jvp(self, tangent_logits, tangent_target):
-        _, log_probs, target = self.saved_tensors
-        probs = np.exp(log_probs)
+        _, log_probs, probs, target = self.saved_tensors
         rows = ((probs * target.sum(axis=-1, keepdims=True) - target) * tangent_logits
                 - log_probs * tangent_target).sum(axis=-1)
         return _reduced_array(rows, self.reduction)
