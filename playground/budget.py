@@ -29,6 +29,10 @@ import numpy as np
 
 from . import limits
 from .errors import SpecError
+from .registry import indexing as _indexing
+from .registry import linalg as _linalg
+from .registry import reduce as _reduce
+from .registry import shape as _shape
 
 OP_WORK = 1_000
 """Work units of one op application besides its elements: its fixed cost."""
@@ -197,6 +201,7 @@ RULES: Mapping[str, Rule] = {
     "index": _index,
     "stack": _stack,
     "concatenate": _concatenate,
+    **_indexing.SHAPE_RULES, **_linalg.SHAPE_RULES, **_reduce.SHAPE_RULES, **_shape.SHAPE_RULES,
 }
 """Op name -> its shape rule. Every op of ``playground.registry`` has one (a test checks it, and
 that each rule agrees with the engine on the registry's test cases)."""
@@ -233,7 +238,7 @@ def op_work(op: str, operand_shapes: list[Shape], out: Shape) -> int:
     """Work units of applying ``op`` once (see the module's docstring)."""
     sizes = [math.prod(s) for s in operand_shapes]
     work = OP_WORK + max(math.prod(out), sum(sizes))
-    if op == "matmul" or op == "linear":
+    if op in ("matmul", "linear", "bmm"):
         inner = operand_shapes[0][-1] if operand_shapes[0] else 1
         work += math.prod(out) * inner // MACS_PER_UNIT
     return work

@@ -14,6 +14,8 @@ MAX_EXPR_DEPTH = 100
 """Depth of one expression tree, e.g. a chain a + a + ... + a of 100 terms."""
 MAX_CONST_EXPONENT = 1_000
 """Largest |p| for a literal exponent, as in x ** p."""
+MAX_EQUATION_CHARS = 100
+"""Characters in one einsum equation, such as 'bij,bjk->bik'."""
 
 # Graph specs (playground.spec).
 MAX_NODES = 2_000

@@ -1,8 +1,11 @@
-"""Matrix multiplication with NumPy's matmul rules: 1-D vectors and batched stacks."""
+"""Matrix products: matmul with NumPy's rules (1-D vectors, batched stacks), linear, bmm, dot,
+outer and einsum."""
 
 import numpy as np
 
 from ..function import Function
+from ..tensor import Tensor
+from . import array_or_tensor
 from .exposed import exposed
 
 
@@ -102,3 +105,229 @@ def _shape_message(a_shape, b_shape):
 def linear(x, weight, bias=None):
     """``x @ weight.T + bias`` (PyTorch's ``nn.functional.linear``)."""
     return Linear.apply(x, weight) if bias is None else Linear.apply(x, weight, bias)
+
+
+@exposed("bmm")
+class BMM(MatMul):
+    """Batched matrix product of two 3-D tensors, (b, n, m) @ (b, m, p) -> (b, n, p), as
+    torch.bmm: no broadcasting, so the batch sizes must be equal. Its gradient is matmul's."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        if a.ndim != 3 or b.ndim != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+            raise ValueError(
+                f"bmm needs two 3-D tensors (b, n, m) and (b, m, p) with the same batch size b, "
+                f"got shapes {a.shape} and {b.shape}; for other shapes, or to broadcast the "
+                "batch, use matmul (@)")
+        return super().forward(a, b)
+
+
+@exposed("dot")
+class Dot(Function):
+    """The dot product of two 1-D vectors of one length, sum(a * b), as torch.dot (which,
+    unlike NumPy's dot, takes vectors only)."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a, b):
+        if a.ndim != 1 or b.ndim != 1 or a.shape != b.shape:
+            raise ValueError(
+                f"dot needs two 1-D vectors of one length, got shapes {a.shape} and {b.shape}; "
+                "use matmul (@) for matrices, or (a * b).sum() to broadcast")
+        self.save_for_backward(a, b)
+        return np.dot(a, b)
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        need_a, need_b = self.needs_input_grad
+        return (grad * b if need_a else None, grad * a if need_b else None)
+
+    def jvp(self, tangent_a, tangent_b):
+        a, b = self.saved_tensors
+        return np.dot(tangent_a, b) + np.dot(a, tangent_b)
+
+
+@exposed("outer")
+class Outer(Function):
+    """The outer product of two 1-D vectors, y[i, j] = a[i] * b[j], as torch.outer."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a, b):
+        if a.ndim != 1 or b.ndim != 1:
+            raise ValueError(
+                f"outer needs two 1-D vectors, got shapes {a.shape} and {b.shape}; flatten "
+                "them first (x.flatten()), or for a batch of vectors use "
+                "einsum('bi,bj->bij', a, b)")
+        self.save_for_backward(a, b)
+        return np.multiply.outer(a, b)
+
+    def backward(self, grad):
+        a, b = self.saved_tensors
+        need_a, need_b = self.needs_input_grad
+        return (grad @ b if need_a else None, a @ grad if need_b else None)
+
+    def jvp(self, tangent_a, tangent_b):
+        a, b = self.saved_tensors
+        return np.multiply.outer(tangent_a, b) + np.multiply.outer(a, tangent_b)
+
+
+@exposed("einsum", method=False)
+def einsum(equation, *operands):
+    """Einstein summation, as torch.einsum: ``einsum("ij,jk->ik", a, b)`` (the operands may also
+    come in one list). ``...`` stands for dimensions not named, which broadcast; without ``->``
+    the output is the subscripts that appear once, in alphabetical order (after ``...``)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    return Einsum.apply(*operands, equation=equation)
+
+
+class Einsum(Function):
+    """Einstein summation, such as "ij,jk->ik": multiply the operands along equal subscripts and
+    sum the subscripts the output leaves out. Each operand's gradient is another einsum: the
+    upstream gradient times the other operands, summed onto that operand's subscripts — spread
+    along the diagonal for a repeated subscript ("ii"), repeated along one only it has."""
+
+    __slots__ = ("terms", "output", "sizes")
+    backward_runs_on_arrays = True
+
+    def forward(self, *arrays, equation):
+        self.terms, self.output, self.sizes = _parse_einsum(equation, [a.shape for a in arrays])
+        self.save_for_backward(*arrays)
+        return _contract(self.terms, self.output, arrays)
+
+    def backward(self, grad):
+        operands = self.saved_tensors
+        return tuple(self._operand_grad(k, grad, operands) if need else None
+                     for k, need in enumerate(self.needs_input_grad))
+
+    def _operand_grad(self, k, grad, operands):
+        target = self.terms[k]
+        terms = [self.output] + [t for i, t in enumerate(self.terms) if i != k]
+        others = [grad] + [x for i, x in enumerate(operands) if i != k]
+        unique = "".join(dict.fromkeys(target))
+        present = "".join(c for c in unique if c in "".join(terms))
+        g = _contract(terms, present, others)
+        # Subscripts only this operand has: the output does not depend on them, so the gradient
+        # is the same all along them.
+        own = tuple(operands[k].shape[target.index(c)] for c in unique)
+        g = g.reshape([g.shape[present.index(c)] if c in present else 1 for c in unique])
+        g = array_or_tensor.broadcast_to(g, np.broadcast_shapes(g.shape, own))
+        if len(unique) == len(target):
+            return g
+        # A repeated subscript ("ii"): the gradient lies on that diagonal, zero elsewhere.
+        spare = iter(c for c in _LETTERS if c not in self.sizes)
+        spread, deltas = "", []
+        for position, c in enumerate(target):
+            if c in target[:position]:
+                fresh = next(spare)
+                spread += fresh
+                deltas.append((c + fresh, np.eye(g.shape[unique.index(c)], dtype=g.dtype)))
+            else:
+                spread += c
+        return _contract([unique] + [d for d, _ in deltas], spread, [g] + [e for _, e in deltas])
+
+    @staticmethod
+    def parse(equation, shapes):
+        """The equation for operands of ``shapes``, with ``...`` spelled out in letters and the
+        output made explicit: (each operand's subscripts, the output's, subscript -> size)."""
+        return _parse_einsum(equation, shapes)
+
+    def jvp(self, *tangents):
+        operands = self.saved_tensors
+        return sum(_contract(self.terms, self.output, operands[:k] + (t,) + operands[k + 1:])
+                   for k, t in enumerate(tangents))
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _contract(terms, output, operands):
+    """``np.einsum`` of explicit single-letter subscripts, or the recorded Einsum on Tensors."""
+    equation = ",".join(terms) + "->" + output
+    if any(isinstance(x, Tensor) for x in operands):
+        return Einsum.apply(*operands, equation=equation)
+    return np.einsum(equation, *operands, optimize=len(operands) > 1)
+
+
+def _parse_einsum(equation, shapes):
+    """The equation with ``...`` spelled out in letters of its own and the output made
+    explicit: (one subscript string per operand, the output's, subscript -> size)."""
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum's first argument is the equation, such as 'ij,jk->ik'; got "
+                        f"{type(equation).__name__}")
+    text = equation.replace(" ", "")
+    stray = sorted(set(text) - set(_LETTERS) - set(",.->"))
+    if stray:
+        raise ValueError(f"einsum: the equation {equation!r} holds {stray[0]!r}; subscripts are "
+                         "letters a-z and A-Z, with ',' between operands, '->' before the output "
+                         "and '...' for broadcast dimensions")
+    lhs, arrow, rhs = text.partition("->")
+    if any(c in lhs + rhs for c in "->"):
+        raise ValueError(f"einsum: the equation {equation!r} must hold at most one '->', with "
+                         "the output's subscripts after it")
+    given = lhs.split(",")
+    if len(given) != len(shapes):
+        raise ValueError(
+            f"einsum: the equation {equation!r} names {len(given)} operand(s) but "
+            f"{len(shapes)} were given (shapes {', '.join(map(str, shapes)) or 'none'}); write "
+            "one comma-separated group of subscripts per operand")
+    broadcast = 0
+    for k, (term, shape) in enumerate(zip(given, shapes)):
+        letters = _check_dots(term, equation)
+        if ("..." in term and len(letters) > len(shape)) or (
+                "..." not in term and len(letters) != len(shape)):
+            raise ValueError(
+                f"einsum: operand {k} has shape {shape} ({len(shape)} dimension(s)), but its "
+                f"subscripts {term!r} name {len(letters)}; give one letter per dimension, or "
+                "'...' for the dimensions you do not name")
+        if "..." in term:
+            broadcast = max(broadcast, len(shape) - len(letters))
+    named = set("".join(given)) - set(".")
+    dots = "".join([c for c in _LETTERS if c not in named][:broadcast])
+    if len(dots) < broadcast:
+        raise ValueError(f"einsum: the equation {equation!r} uses too many letters for '...' "
+                         f"to cover {broadcast} more dimensions")
+    terms = [t.replace("...", dots[broadcast - (len(s) - len(t) + 3):] if "..." in t else "")
+             for t, s in zip(given, shapes)]
+    if arrow:
+        _check_dots(rhs, equation)
+        output = rhs.replace("...", dots)
+        for c in output:
+            if output.count(c) > 1:
+                raise ValueError(f"einsum: output subscript {c} appears more than once in "
+                                 f"{equation!r}; each output subscript must be distinct")
+            if c not in named and c not in dots:
+                raise ValueError(f"einsum: output subscript {c} in {equation!r} does not "
+                                 "appear among the operands' subscripts")
+    else:
+        counts = "".join(terms)
+        output = dots + "".join(sorted(c for c in named if counts.count(c) == 1))
+    sizes = {}
+    for k, (term, shape) in enumerate(zip(terms, shapes)):
+        for c, n in zip(term, shape):
+            if term.count(c) > 1 and n != shape[term.index(c)]:
+                raise ValueError(
+                    f"einsum: subscript {c} is repeated in operand {k}, of shape {shape}, but "
+                    f"its sizes differ ({shape[term.index(c)]} and {n}); a repeated subscript "
+                    "takes a diagonal, which needs equal sizes")
+            known = sizes.get(c, 1)
+            if n != known and n != 1 and known != 1:
+                raise ValueError(
+                    f"einsum: subscript {c} has size {known} in one operand but {n} in operand "
+                    f"{k} (shapes {', '.join(map(str, shapes))}); sizes of one subscript must "
+                    "be equal, or 1 to broadcast")
+            sizes[c] = n if known == 1 else known
+    return terms, output, sizes
+
+
+def _check_dots(term, equation):
+    """The letters of ``term``; ValueError unless its dots form at most one '...'."""
+    letters = term.replace("...", "", 1)
+    if "." in letters:
+        raise ValueError(f"einsum: {equation!r} has a '.' that is not part of a single '...' "
+                         "in its group of subscripts; write '...' once per operand at most")
+    return letters

@@ -1,8 +1,10 @@
-"""Reductions (sum, mean, max, min, logsumexp) and the softmax family."""
+"""Reductions (sum, mean, max, min, logsumexp, var, std, prod, norm), the softmax family and
+cumsum."""
 
 import numpy as np
 
 from ..function import Function
+from ..tensor import Tensor
 from . import array_or_tensor
 from .exposed import exposed
 
@@ -189,3 +191,246 @@ class LogSoftmax(Function):
     def jvp(self, tangent):
         (out,) = self.saved_tensors
         return tangent - (np.exp(out) * tangent).sum(axis=self.axis, keepdims=True)
+
+
+class _Spread(_Reduction):
+    """var and std: the mean square distance from the mean over axes, divided by N - correction
+    (Bessel's correction 1 by default, as in PyTorch; ``unbiased=False`` means 0)."""
+
+    __slots__ = ("axes", "dof")
+    backward_runs_on_arrays = True
+
+    def _square_spread(self, a, axis, unbiased, keepdims, correction):
+        if isinstance(axis, bool):  # torch.var(x, False): the unbiased flag in axis's place
+            axis, unbiased = None, axis
+        if unbiased is not None:
+            if correction is not None:
+                raise TypeError(f"{self.name.lower()}: give correction or unbiased, not both "
+                                "(unbiased=False is correction=0)")
+            correction = 0 if not unbiased else 1
+        self.axes = self._setup(a, axis)
+        count = int(np.prod([a.shape[i] for i in self.axes]))
+        self.dof = max(count - (1 if correction is None else correction), 0)
+        centred = a - a.mean(axis=self.axes, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (centred * centred).sum(axis=self.axes, keepdims=keepdims) / self.dof
+
+    def _centred(self, a):
+        return a - a.mean(axis=self.axes, keepdims=True)
+
+
+@exposed("var")
+class Var(_Spread):
+    """Variance over all axes or the given ones: sum((a - mean)^2) / (N - correction)."""
+
+    __slots__ = ()
+
+    def forward(self, a, axis=None, unbiased=None, keepdims=False, *, correction=None):
+        out = self._square_spread(a, axis, unbiased, keepdims, correction)
+        self.save_for_backward(a)
+        return out
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return self._expand(grad) * (2 * self._centred(a) / self.dof)
+
+    def jvp(self, tangent):
+        (a,) = self.saved_tensors
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return self._reduce(2 * self._centred(a) * tangent) / self.dof
+
+
+@exposed("std")
+class Std(_Spread):
+    """Standard deviation over all axes or the given ones: sqrt(var). Where it is 0 (all equal)
+    its gradient is 0, as in PyTorch."""
+
+    __slots__ = ()
+
+    def forward(self, a, axis=None, unbiased=None, keepdims=False, *, correction=None):
+        out = np.sqrt(self._square_spread(a, axis, unbiased, keepdims, correction))
+        self.save_for_backward(a, out)
+        return out
+
+    def _slope(self, a, out):
+        out = out.reshape(self.kept)
+        zero = out == 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scaled = self._centred(a) / (array_or_tensor.where(zero, 1.0, out) * self.dof)
+        return array_or_tensor.where(zero, 0.0, scaled)
+
+    def backward(self, grad):
+        a, out = self.saved_tensors
+        return self._expand(grad) * self._slope(a, out)
+
+    def jvp(self, tangent):
+        a, out = self.saved_tensors
+        return self._reduce(tangent * self._slope(a, out))
+
+
+@exposed("prod")
+class Prod(_Reduction):
+    """Product of the elements over all axes or the given ones. Each element's derivative is
+    the product of the others, so zeros are exact, as in PyTorch: in a slice with one zero only
+    the zero gets a gradient (the product of the rest); with two or more, none does."""
+
+    __slots__ = ("axes",)
+    backward_runs_on_arrays = True
+
+    def forward(self, a, axis=None, keepdims=False):
+        self.axes = self._setup(a, axis)
+        out = np.prod(a, axis=self.axes, keepdims=keepdims)
+        self.save_for_backward(a, out)
+        return out
+
+    def _others(self, a, out):
+        """The product of the other elements of each one's slice."""
+        if not (_data(a) == 0).any():
+            return out.reshape(self.kept) / a
+        rest = [i for i in range(len(self.shape)) if i not in self.axes]
+        order = rest + list(self.axes)
+        moved = a.permute(*order) if isinstance(a, Tensor) else a.transpose(order)
+        lead = moved.shape[:len(rest)]
+        n = int(np.prod(moved.shape[len(rest):]))
+        rows = moved.reshape(lead + (n,))
+        if isinstance(rows, Tensor):  # differentiable again: each row's product without one
+            spread = array_or_tensor.broadcast_to(rows.reshape(lead + (1, n)), lead + (n, n))
+            others = array_or_tensor.where(np.eye(n, dtype=bool), 1.0, spread).prod(axis=-1)
+        else:  # exclusive products from the left and from the right
+            ones = np.ones(lead + (1,), dtype=rows.dtype)
+            left = np.cumprod(np.concatenate([ones, rows[..., :-1]], axis=-1), axis=-1)
+            right = np.cumprod(np.concatenate([ones, rows[..., :0:-1]], axis=-1), axis=-1)
+            others = left * right[..., ::-1]
+        back = others.reshape(moved.shape)
+        inverse = tuple(np.argsort(order))
+        return back.permute(*inverse) if isinstance(back, Tensor) else back.transpose(inverse)
+
+    def backward(self, grad):
+        a, out = self.saved_tensors
+        return self._expand(grad) * self._others(a, out)
+
+    def jvp(self, tangent):
+        a, out = self.saved_tensors
+        return self._reduce(tangent * self._others(a, out))
+
+
+@exposed("norm")
+class Norm(_Reduction):
+    """The p-norm over all elements or the given axes, as torch.norm: p="fro" (the default) and
+    2 give sqrt(sum(a^2)); 1 sum(|a|); inf max(|a|); -inf min(|a|); 0 the count of non-zeros;
+    any other p (sum(|a|^p))^(1/p). At a = 0 the 2-norm's gradient is 0, as in PyTorch."""
+
+    __slots__ = ("p", "axes")
+    backward_runs_on_arrays = True
+
+    def forward(self, a, p="fro", axis=None, keepdims=False):
+        self.p = _norm_order(p, axis)
+        self.axes = self._setup(a, axis)
+        mag = np.abs(a)
+        if self.p == 2:
+            out = np.sqrt((a * a).sum(axis=self.axes, keepdims=keepdims))
+        elif self.p == 1:
+            out = mag.sum(axis=self.axes, keepdims=keepdims)
+        elif np.isinf(self.p):
+            if a.size == 0:
+                raise ValueError(f"norm: the {self.p}-norm of an empty tensor (shape {a.shape}) "
+                                 "has no value")
+            pick = np.max if self.p > 0 else np.min
+            out = pick(mag, axis=self.axes, keepdims=keepdims)
+        elif self.p == 0:
+            out = (a != 0).sum(axis=self.axes, keepdims=keepdims).astype(a.dtype)
+        else:
+            with np.errstate(divide="ignore"):
+                out = (mag ** self.p).sum(axis=self.axes, keepdims=keepdims) ** (1 / self.p)
+        self.save_for_backward(a, out)
+        return out
+
+    def _slope(self, a, out):
+        """d norm / d a, elementwise (PyTorch's norm_backward, written for arrays and Tensors)."""
+        p, out = self.p, out.reshape(self.kept)
+        sign = array_or_tensor.sign(a)
+        if p == 1:
+            return sign
+        if np.isinf(p):
+            mag = np.abs(_data(a))
+            ties = (mag == _data(out)) | np.isnan(mag)
+            return sign * (ties / ties.sum(axis=self.axes, keepdims=True, dtype=mag.dtype))
+        nonzero_out = array_or_tensor.where(out == 0, 1.0, out)
+        if p == 2:
+            return a / nonzero_out
+        mag = sign * a
+        if p < 1:  # |a|^(p-1) is infinite at 0: PyTorch takes 0 there
+            zero = a == 0
+            powered = array_or_tensor.where(zero, 1.0, mag) ** (p - 1)
+            return sign * array_or_tensor.where(zero, 0.0, powered) * out ** (1 - p)
+        return sign * mag ** (p - 1) / nonzero_out ** (p - 1)
+
+    def backward(self, grad):
+        if self.p == 0:
+            return None  # a count: PyTorch gives no gradient at all
+        a, out = self.saved_tensors
+        return self._expand(grad) * self._slope(a, out)
+
+    def jvp(self, tangent):
+        a, out = self.saved_tensors
+        if self.p == 0:
+            return np.zeros(np.shape(out), dtype=tangent.dtype)
+        return self._reduce(tangent * self._slope(a, out))
+
+
+def _norm_order(p, axis):
+    """norm's p as a number (inf for "inf"): "fro" is 2, over at most two axes as in PyTorch."""
+    if p is None or p == "fro":
+        if isinstance(axis, (tuple, list)) and len(axis) > 2:
+            raise ValueError(f"norm: p='fro' is a matrix norm over at most 2 axes, got axis "
+                             f"{tuple(axis)}; pass p=2 for the 2-norm of all their elements")
+        return 2.0
+    if isinstance(p, str) and p in ("inf", "-inf"):
+        return float(p)
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
+        raise ValueError(f"norm: p={p!r} is not supported; p is 'fro', a number, inf or -inf "
+                         "(the nuclear norm 'nuc' is not implemented here)")
+    return float(p)
+
+
+@exposed("cumsum")
+class Cumsum(Function):
+    """Running sums along ``axis``: y_i = a_0 + ... + a_i. Each a_j counts in every y_i with
+    i >= j, so its gradient is the upstream gradient summed from the far end back to j."""
+
+    __slots__ = ("axis",)
+    backward_runs_on_arrays = True
+
+    def forward(self, a, *, axis):
+        self.axis = _one_axis(axis, a.ndim, "cumsum")
+        return a.copy() if a.ndim == 0 else np.cumsum(a, axis=self.axis)
+
+    def backward(self, grad):
+        if self.axis is None:
+            return grad
+        axis = self.axis
+        if isinstance(grad, Tensor):
+            return grad.flip(axis).cumsum(axis).flip(axis)
+        return np.flip(np.cumsum(np.flip(grad, axis), axis=axis), axis)
+
+    def jvp(self, tangent):
+        return tangent if self.axis is None else np.cumsum(tangent, axis=self.axis)
+
+
+def _one_axis(axis, ndim, name):
+    """One axis as a non-negative int; None for a 0-d tensor (which takes 0 or -1)."""
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"{name} takes one axis (a whole number such as 0 or -1), got {axis!r}")
+    if ndim == 0 and axis in (0, -1):
+        return None
+    try:
+        return int(np.lib.array_utils.normalize_axis_index(int(axis), ndim))
+    except np.exceptions.AxisError:
+        raise np.exceptions.AxisError(
+            f"{name}: axis {axis} is out of range for a tensor with {ndim} dimension(s); axes "
+            f"run from {-max(ndim, 1)} to {max(ndim, 1) - 1}") from None
+
+
+def _data(x):
+    return x.data if isinstance(x, Tensor) else x

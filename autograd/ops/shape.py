@@ -1,4 +1,5 @@
-"""Shape ops: reshape, transpose, broadcast_to, indexing, concatenate, stack.
+"""Shape ops: reshape, transpose, broadcast_to, indexing, concatenate, stack, flip, roll, tile
+(repeat), tril, triu, and split, chunk and unbind (which give slices).
 
 Their derivatives move gradients around without changing them: the inverse reshape, the inverse
 permutation, a scatter back to the indexed places, a split.
@@ -7,6 +8,7 @@ permutation, a scatter back to the indexed places, a split.
 import numpy as np
 
 from ..function import Function
+from ..tensor import Tensor, as_tensor
 from . import array_or_tensor
 from .exposed import exposed
 
@@ -278,3 +280,253 @@ def concatenate(tensors, axis=0):
 @exposed("stack", method=False)
 def stack(tensors, axis=0):
     return Stack.apply(*tensors, axis=axis)
+
+
+class Flip(Function):
+    """a with its elements in reverse order along ``dims``; the gradient is flipped back."""
+
+    __slots__ = ("dims",)
+    backward_runs_on_arrays = True
+
+    def forward(self, a, *, dims):
+        self.dims = _distinct_axes(dims, a.ndim, "flip")
+        return np.flip(a, self.dims)
+
+    def backward(self, grad):
+        if isinstance(grad, Tensor):
+            return Flip.apply(grad, dims=self.dims)
+        return np.flip(grad, self.dims)
+
+    def jvp(self, tangent):
+        return np.flip(tangent, self.dims)
+
+
+@exposed("flip")
+def flip(x, *dims_given, dims=None):
+    """Reverse the order of the elements along ``dims``: ``flip(x, 0)``, ``x.flip(0, 1)`` or
+    ``flip(x, dims=(0, 1))``. As in PyTorch the dims are required (NumPy's flip flips every
+    axis when none are given; PyTorch's does not)."""
+    if dims_given and dims is not None:
+        raise TypeError("flip got its dims twice: pass them once, e.g. flip(x, dims=(0, 1))")
+    dims = shape_arg(dims_given) if dims_given else dims
+    if dims is None:
+        raise TypeError("flip needs the dims to reverse, e.g. flip(x, dims=(0,)) or x.flip(0); "
+                        f"to reverse every axis of a {np.ndim(x)}-D tensor pass all of them")
+    return Flip.apply(x, dims=tuple(dims) if isinstance(dims, (tuple, list)) else (dims,))
+
+
+@exposed("roll")
+class Roll(Function):
+    """a's elements shifted cyclically by ``shifts`` along ``dims``, as torch.roll: those pushed
+    off one end come back at the other. With dims=None the tensor is rolled as if flattened. The
+    gradient is rolled back."""
+
+    __slots__ = ("shifts", "dims")
+    backward_runs_on_arrays = True
+
+    def forward(self, a, *, shifts, dims=None):
+        shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+        if dims is None:
+            if len(shifts) != 1:
+                raise ValueError(f"roll: {len(shifts)} shifts {shifts} but no dims; give one "
+                                 "dim per shift, e.g. roll(x, shifts=(1, 2), dims=(0, 1))")
+            self.shifts, self.dims = int(shifts[0]), None
+        else:
+            dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+            if len(shifts) != len(dims):
+                raise ValueError(f"roll: {len(shifts)} shift(s) {shifts} but {len(dims)} dim(s) "
+                                 f"{dims}; give one shift per dim")
+            self.shifts = tuple(int(s) for s in shifts)
+            self.dims = tuple(np.lib.array_utils.normalize_axis_index(d, max(a.ndim, 1))
+                              for d in dims)
+            if a.ndim == 0:
+                self.shifts, self.dims = 0, None
+        return np.roll(a, self.shifts, self.dims)
+
+    def backward(self, grad):
+        back = -self.shifts if self.dims is None else tuple(-s for s in self.shifts)
+        if isinstance(grad, Tensor):
+            return Roll.apply(grad, shifts=back, dims=self.dims)
+        return np.roll(grad, back, self.dims)
+
+    def hint(self, inputs, shifts, dims=None):
+        return f"the tensor has shape {inputs[0].shape}; dims run from {-inputs[0].ndim} to " \
+               f"{inputs[0].ndim - 1}"
+
+    def jvp(self, tangent):
+        return np.roll(tangent, self.shifts, self.dims)
+
+
+class Tile(Function):
+    """a repeated ``reps`` times along each axis, the whole block each time (np.tile; PyTorch's
+    tile and Tensor.repeat); the gradient adds up the copies."""
+
+    __slots__ = ("reps", "shape")
+    backward_runs_on_arrays = True
+
+    def forward(self, a, *, reps):
+        reps = tuple(int(r) for r in reps)
+        if any(r < 0 for r in reps):
+            raise ValueError(f"the repeats {reps} must be 0 or more")
+        self.shape = a.shape
+        self.reps = (1,) * (a.ndim - len(reps)) + reps
+        return np.tile(a, self.reps)
+
+    def backward(self, grad):
+        inner = (1,) * (len(self.reps) - len(self.shape)) + self.shape
+        pairs = tuple(n for r, s in zip(self.reps, inner) for n in (r, s))
+        summed = grad.reshape(pairs).sum(axis=tuple(range(0, len(pairs), 2)))
+        return summed.reshape(self.shape)
+
+    def hint(self, inputs, reps):
+        return f"{_called(inputs[0])} has shape {inputs[0].shape}"
+
+    def jvp(self, tangent):
+        return np.tile(tangent, self.reps)
+
+
+@exposed("repeat")
+def repeat(x, *sizes):
+    """PyTorch's Tensor.repeat: x tiled ``sizes`` times along each axis, ``x.repeat(2, 1)`` —
+    like np.tile, not np.repeat (that is repeat_interleave). Give at least one size per axis;
+    extra sizes add leading axes."""
+    sizes = shape_arg(sizes)
+    ndim = np.ndim(getattr(x, "data", x))
+    if len(sizes) < ndim:
+        raise ValueError(
+            f"repeat: {len(sizes)} size(s) {tuple(sizes)} for a tensor of shape "
+            f"{np.shape(getattr(x, 'data', x))}; give one size per dimension, e.g. "
+            f"x.repeat{(1,) * (ndim - 1) + (2,)}, or use tile, which fills missing sizes with 1")
+    return Tile.apply(x, reps=sizes)
+
+
+@exposed("tile")
+def tile(x, *dims):
+    """x tiled ``dims`` times along each axis, as torch.tile and np.tile: ``tile(x, (2, 1))``.
+    With fewer dims than axes, the leading axes are repeated once."""
+    return Tile.apply(x, reps=shape_arg(dims))
+
+
+class _Triangle(Function):
+    """Keep one triangle of the last two axes (a matrix, or each of a batch) and zero the rest;
+    ``diagonal`` shifts the border (0: the main diagonal, 1: one above). The gradient keeps the
+    same triangle."""
+
+    __slots__ = ("keep",)
+    backward_runs_on_arrays = True
+    lower = True
+
+    def forward(self, a, diagonal=0):
+        if a.ndim < 2:
+            name = type(self).__name__.lower()
+            raise ValueError(f"{name} needs a matrix or a batch of them (2 or more dimensions), "
+                             f"got shape {a.shape}; reshape it, e.g. x.reshape(1, -1)")
+        rows, cols = a.shape[-2:]
+        if self.lower:
+            self.keep = np.tri(rows, cols, int(diagonal), dtype=bool)
+        else:
+            self.keep = ~np.tri(rows, cols, int(diagonal) - 1, dtype=bool)
+        return np.where(self.keep, a, np.zeros((), dtype=a.dtype))
+
+    def backward(self, grad):
+        return array_or_tensor.where(self.keep, grad, 0.0)
+
+    def jvp(self, tangent):
+        return np.where(self.keep, tangent, 0.0)
+
+
+@exposed("tril")
+class Tril(_Triangle):
+    """The lower triangle of the last two axes, zero above ``diagonal`` (torch.tril)."""
+
+    __slots__ = ()
+    lower = True
+
+
+@exposed("triu")
+class Triu(_Triangle):
+    """The upper triangle of the last two axes, zero below ``diagonal`` (torch.triu)."""
+
+    __slots__ = ()
+    lower = False
+
+
+@exposed("split")
+def split(x, split_size_or_sections, axis=0):
+    """x cut into pieces along ``axis``, as torch.split: pieces of ``split_size_or_sections``
+    elements (the last one smaller if they do not divide the axis), or of each size in a list
+    (which must add up to the axis' size). A tuple of slices of x, each its own node."""
+    x = x if isinstance(x, Tensor) else as_tensor(x)
+    axis, n = _split_axis(x, axis, "split")
+    sizes = split_size_or_sections
+    if isinstance(sizes, (int, np.integer)) and not isinstance(sizes, bool):
+        size = int(sizes)
+        if size < 0 or (size == 0 and n != 0):
+            raise ValueError(f"split: the piece size must be at least 1, got {size} (axis {axis} "
+                             f"of shape {x.shape} has {n} elements)")
+        starts = list(range(0, n, size)) or [0]
+        bounds = [(start, min(start + size, n)) for start in starts]
+    else:
+        sizes = [int(s) for s in sizes]
+        if any(s < 0 for s in sizes) or sum(sizes) != n:
+            raise ValueError(
+                f"split: the sizes {sizes} add up to {sum(sizes)}, but axis {axis} of shape "
+                f"{x.shape} has {n} elements; give sizes of 0 or more that add up to {n}, or one "
+                "number for pieces of that size")
+        ends = np.cumsum(sizes)
+        bounds = [(int(end) - s, int(end)) for s, end in zip(sizes, ends)]
+    lead = (slice(None),) * axis
+    return tuple(x[lead + (slice(start, stop),)] for start, stop in bounds)
+
+
+@exposed("chunk")
+def chunk(x, chunks, axis=0):
+    """x cut into ``chunks`` pieces of equal size along ``axis`` (the last one smaller), as
+    torch.chunk: the size is ceil(n / chunks), so there may be fewer pieces than asked for."""
+    x = x if isinstance(x, Tensor) else as_tensor(x)
+    if isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer)) or chunks < 1:
+        raise ValueError(f"chunk: the number of chunks must be a whole number of at least 1, "
+                         f"got {chunks!r}")
+    axis, n = _split_axis(x, axis, "chunk")
+    if n == 0:
+        return split(x, [0] * int(chunks), axis)
+    return split(x, -(-n // int(chunks)), axis)
+
+
+@exposed("unbind")
+def unbind(x, axis=0):
+    """The slices of x along ``axis``, that axis removed, as torch.unbind (x[0], x[1], … for
+    axis 0): a tuple, each slice its own node."""
+    x = x if isinstance(x, Tensor) else as_tensor(x)
+    axis, n = _split_axis(x, axis, "unbind")
+    lead = (slice(None),) * axis
+    return tuple(x[lead + (i,)] for i in range(n))
+
+
+def _split_axis(x, axis, name):
+    """The axis to cut along, made non-negative, and its size."""
+    if x.ndim == 0:
+        raise ValueError(f"{name}: a 0-d tensor has no axis to cut; reshape it first "
+                         "(x.reshape(1))")
+    try:
+        axis = int(np.lib.array_utils.normalize_axis_index(axis, x.ndim))
+    except np.exceptions.AxisError:
+        raise np.exceptions.AxisError(
+            f"{name}: axis {axis} is out of range for shape {x.shape}; axes run from "
+            f"{-x.ndim} to {x.ndim - 1}") from None
+    return axis, x.shape[axis]
+
+
+def _distinct_axes(axes, ndim, name):
+    """``axes`` made non-negative, each at most once (a 0-d tensor takes 0 and -1)."""
+    if ndim == 0 and all(a in (0, -1) for a in axes):
+        return ()
+    try:
+        return tuple(np.lib.array_utils.normalize_axis_tuple(axes, ndim))
+    except np.exceptions.AxisError:
+        raise np.exceptions.AxisError(
+            f"{name}: dims {tuple(axes)} are out of range for a tensor with {ndim} "
+            f"dimension(s); dims run from {-max(ndim, 1)} to {max(ndim, 1) - 1}") from None
+    except ValueError:
+        raise ValueError(f"{name}: a dim appears more than once in {tuple(axes)}; name each "
+                         "dim once") from None

@@ -216,6 +216,31 @@ def _read_text(key: str, attr: Attr):
     return field(key, attr.name)
 
 
+def _start(attr: Attr):
+    """The value a form offers first: the suggested one, else the default."""
+    return attr.default if attr.suggested is None else attr.suggested
+
+
+def _draw_text(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    st.text_input(attr.name, value=str(_start(attr) or ""), key=key)
+
+
+def _draw_count(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    st.number_input(attr.name, min_value=0, max_value=limits.MAX_ELEMENTS,
+                    value=int(_start(attr) or 0), step=1, key=key)
+
+
+def _draw_sizes(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    start = _start(attr)
+    _ints_widgets(key, attr.name, 0, start if isinstance(start, tuple) else (start or 1,))
+
+
+def _read_sizes(key: str, attr: Attr):
+    """One entry is a piece size, several are the pieces' sizes (as split reads them)."""
+    sizes = _read_ints(key, attr.name)
+    return sizes[0] if len(sizes) == 1 else sizes
+
+
 ATTR_WIDGETS = {
     "bool": (_draw_bool, _read_bool),
     "float": (_draw_float, _read_float),
@@ -226,6 +251,10 @@ ATTR_WIDGETS = {
     "shape": (_draw_shape, _read_ints_attr),
     "index": (_draw_index, _read_ints_attr),
     "approximate": (_draw_approximate, _read_text),
+    "equation": (_draw_text, _read_text),
+    "norm_p": (_draw_text, _read_text),
+    "sizes": (_draw_sizes, _read_sizes),
+    "count": (_draw_count, _read_int),
 }
 """Attribute type (playground.registry.ATTR_TYPES) -> (draw its widget, read its value)."""
 

@@ -103,6 +103,54 @@ def _approximate(value) -> str:
     return value
 
 
+def _equation(value) -> str:
+    if not isinstance(value, str):
+        raise ValueError("must be text in quotes, such as 'ij,jk->ik'")
+    if len(value) > limits.MAX_EQUATION_CHARS:
+        raise ValueError(f"is longer than {limits.MAX_EQUATION_CHARS} characters")
+    if not set(value) <= set(_SUBSCRIPTS):
+        raise ValueError("may hold only letters, ',', '->', '...' and spaces")
+    return value
+
+
+_SUBSCRIPTS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ,.-> "
+
+
+def _norm_p(value):
+    """norm's p: "fro", a finite number, "inf" or "-inf" (infinities as text, kept by JSON)."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("fro", "inf", "-inf"):
+            return text
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+    if not _is_number(value) or math.isnan(value):
+        raise ValueError('must be "fro", a number such as 1 or 3, "inf" or "-inf"')
+    value = float(value) if abs(value) < 1e308 else math.copysign(math.inf, value)
+    return ("inf" if value > 0 else "-inf") if math.isinf(value) else value
+
+
+def _sizes(value):
+    """split's sizes: one whole number (pieces of that size) or a tuple (the pieces' sizes)."""
+    if _is_int(value):
+        if not 1 <= value <= limits.MAX_ELEMENTS:
+            raise ValueError(f"must be a piece size from 1 to {limits.MAX_ELEMENTS:,}")
+        return value
+    sizes = _ints(value, "a whole number such as 2, or a tuple of sizes such as (1, 3)")
+    if not sizes or len(sizes) > limits.MAX_NODES or any(
+            not 0 <= n <= limits.MAX_ELEMENTS for n in sizes):
+        raise ValueError(f"must list between 1 and {limits.MAX_NODES:,} sizes of 0 or more")
+    return sizes
+
+
+def _count(value) -> int:
+    if not _is_int(value) or not 0 <= value <= limits.MAX_ELEMENTS:
+        raise ValueError(f"must be a whole number from 0 to {limits.MAX_ELEMENTS:,}, such as 2")
+    return value
+
+
 ATTR_TYPES: Mapping[str, Callable] = {
     "dim": _dim,
     "axis": _axis,
@@ -112,6 +160,10 @@ ATTR_TYPES: Mapping[str, Callable] = {
     "float": _float,
     "optional_float": _optional_float,
     "bool": _bool,
+    "equation": _equation,
+    "norm_p": _norm_p,
+    "sizes": _sizes,
+    "count": _count,
     "approximate": _approximate,
 }
 """Attribute type name -> function returning the canonical value or raising ValueError."""

@@ -1,9 +1,11 @@
 """Registry entries: reduce."""
 
+from numpy.lib.array_utils import normalize_axis_tuple
+
 import autograd as ag
 
 from .. import torch_code
-from .entry import KEEPDIMS, LAST, OpInfo, reduction
+from .entry import AXIS, KEEPDIMS, LAST, Attr, OpInfo, reduction
 
 ENTRIES = (
     OpInfo(
@@ -68,3 +70,126 @@ ENTRIES = (
         ),
     ),
 )
+
+
+CORRECTION = Attr("correction", "float", 1.0)
+
+
+def _spread(name):
+    """var or std with PyTorch's keywords: dim, correction (1 unless given), keepdim."""
+    fn = getattr(ag, name)
+
+    def apply(x, axis=None, correction=1.0, keepdims=False):
+        return fn(x, axis, keepdims=keepdims, correction=correction)
+
+    return apply
+
+
+def _torch_spread(name):
+    return torch_code.code(lambda x, a, n: f"torch.{name}({x[0]}, dim={a['axis']!r}, "
+                                           f"correction={a['correction']!r}, "
+                                           f"keepdim={a['keepdims']!r})")
+
+
+def _torch_prod(x, a, n):
+    """torch.prod takes one dim: several are reduced one after another, the last first."""
+    axis, keepdims = a["axis"], a["keepdims"]
+    if axis is None:
+        whole = f"torch.prod({x[0]})"
+        return f"{whole}.reshape({(1,) * n[0]})" if keepdims else whole
+    axes = sorted({d % max(n[0], 1) for d in (axis if isinstance(axis, tuple) else (axis,))},
+                  reverse=True)
+    return x[0] + "".join(f".prod(dim={d}, keepdim={keepdims})" for d in axes)
+
+
+def _norm_p(p):
+    """The registry's p ("fro", a number, "inf" or "-inf") as autograd.norm takes it."""
+    return float(p) if p in ("inf", "-inf") else p
+
+
+def _torch_norm(x, a, n):
+    p = a["p"]
+    p = f"float({p!r})" if p in ("inf", "-inf") else repr(p)
+    return f"torch.norm({x[0]}, p={p}, dim={a['axis']!r}, keepdim={a['keepdims']!r})"
+
+
+def _reduced(shapes, attrs, default=None):
+    """The shape of a reduction over ``axis`` (all axes when None)."""
+    shape, axis = shapes[0], attrs.get("axis", default)
+    axes = range(len(shape)) if axis is None else normalize_axis_tuple(
+        axis if isinstance(axis, tuple) else (axis,), max(len(shape), 1))
+    if not shape:
+        return ()
+    if attrs.get("keepdims"):
+        return tuple(1 if i in axes else k for i, k in enumerate(shape))
+    return tuple(k for i, k in enumerate(shape) if i not in axes)
+
+
+def _cumsum_shape(shapes, attrs):
+    normalize_axis_tuple((attrs["axis"],), max(len(shapes[0]), 1))
+    return shapes[0]
+
+
+ENTRIES += (
+    OpInfo(
+        "var", 1, (AXIS, CORRECTION, KEEPDIMS),
+        "Variance: mean squared distance from the mean, divided by N - correction.",
+        r"\frac{\partial y}{\partial x_i} = \frac{2\,(x_i - \bar{x})}{N - c}",
+        _spread("var"), "var(x, axis=0)", _torch_spread("var"),
+        sentence=(
+            "Elements far from the mean move the variance most: the gradient is twice the "
+            "distance from the mean, over N - c."
+        ),
+    ),
+    OpInfo(
+        "std", 1, (AXIS, CORRECTION, KEEPDIMS),
+        "Standard deviation: the square root of the variance (N - correction in it).",
+        r"\frac{\partial y}{\partial x_i} = \frac{x_i - \bar{x}}{(N - c)\, y}",
+        _spread("std"), "std(x, axis=0)", _torch_spread("std"),
+        sentence=(
+            "The gradient is each element's distance from the mean, over (N - c) times the "
+            "standard deviation (0 where it is 0)."
+        ),
+    ),
+    OpInfo(
+        "prod", 1, (AXIS, KEEPDIMS), "Product of the elements, over all axes or the given ones.",
+        r"\frac{\partial y}{\partial x_i} = \textstyle\prod_{j \neq i} x_j",
+        ag.prod, "prod(x, axis=0)", torch_code.code(_torch_prod),
+        sentence=(
+            "Each element's gradient is the product of all the others, so with one zero only "
+            "that zero gets a gradient."
+        ),
+    ),
+    OpInfo(
+        "norm", 1, (Attr("p", "norm_p", "fro"), AXIS, KEEPDIMS),
+        "The p-norm (default: the 2-norm of all elements), over all axes or the given ones.",
+        r"\frac{\partial y}{\partial x_i} = \frac{\operatorname{sign}(x_i)\,|x_i|^{p-1}}"
+        r"{y^{p-1}}\quad (p = 2:\ x_i / y)",
+        lambda x, p="fro", axis=None, keepdims=False: ag.norm(x, _norm_p(p), axis, keepdims),
+        "norm(x, p=2)", torch_code.code(_torch_norm),
+        sentence=(
+            "The 2-norm's gradient is x over its length: the unit vector pointing away from 0 "
+            "(0 at 0 itself)."
+        ),
+    ),
+    OpInfo(
+        "cumsum", 1, (Attr("axis", "dim", None, required=True),),
+        "Running sums along an axis: y_i = x_0 + ... + x_i.",
+        r"\bar{x}_j = \textstyle\sum_{i \geq j} \bar{y}_i",
+        ag.cumsum, "cumsum(x, axis=0)",
+        torch_code.code(lambda x, a, n: f"torch.cumsum({x[0]}, dim={a['axis']})"),
+        sentence=(
+            "Each element counts in every running sum from its place on, so it collects all "
+            "their upstream gradients."
+        ),
+    ),
+)
+
+SHAPE_RULES = {
+    "var": _reduced,
+    "std": _reduced,
+    "prod": _reduced,
+    "norm": _reduced,
+    "cumsum": _cumsum_shape,
+}
+"""Output shapes of this module's newer ops, for playground.budget."""

@@ -273,12 +273,25 @@ def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list(
     np.testing.assert_allclose(evaluate(spec_of(at)).grad("a"), [12.0, 10.0])  # b * w
 
 
-TWO_MATRICES = "t = const([0.0, 1.0])\nA = [[0.2, 0.7], [0.4, 0.9]]\nB = [[0.1, 0.5], [0.3, 0.6]]\n"
+TWO_MATRICES = (
+    "v = [0.5, -1.0]\nS = [[[0.2, 0.7], [0.4, 0.9]], [[0.1, 0.5], [0.3, 0.6]]]\n"
+    "I = const([[1.0, 0.0], [0.0, 1.0]])\n"  # before t, A and B: the defaults stay theirs
+    "t = const([0.0, 1.0])\nA = [[0.2, 0.7], [0.4, 0.9]]\nB = [[0.1, 0.5], [0.3, 0.6]]\n"
+)
+CHOSEN = {"A", "B", "v", "S"}
+"""The nodes an op is added on (t and I are constants that only index, mask or shift)."""
 NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: operand choices
     "cross_entropy": {keys.add_operand(2, 1): "t"},  # class indices, not a matrix
     "prelu": {keys.add_operand(2, 1): "t"},  # a weight per channel: 1-D
     "linear": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "B",
                keys.add_operand(3, 2): "t"},  # x, W, and a bias b of W's rows
+    "bmm": {keys.add_operand(2, 0): "S", keys.add_operand(2, 1): "S"},  # 3-D batches
+    "dot": {keys.add_operand(2, 0): "v", keys.add_operand(2, 1): "v"},  # vectors
+    "outer": {keys.add_operand(2, 0): "v", keys.add_operand(2, 1): "v"},
+    "gather": {keys.add_operand(2, 1): "I"},  # an index of whole numbers
+    "masked_fill": {keys.add_operand(2, 1): "I"},  # a mask of 0s and 1s
+    "scatter_add": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "I",
+                    keys.add_operand(3, 2): "B"},
 }
 
 
@@ -295,7 +308,7 @@ def test_every_registry_op_can_be_added_through_the_form(op):
     assert not errors_of(at), errors_of(at)
     node = spec_of(at)["new"]
     assert node.op == op
-    assert "A" in node.operands or "B" in node.operands
+    assert CHOSEN & set(node.operands)
     assert evaluate(spec_of(at)).value("new").size > 0
 
 

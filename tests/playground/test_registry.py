@@ -140,6 +140,8 @@ PIECEWISE_LINEAR = {
     "add", "sub", "neg", "sign", "reshape", "transpose", "flatten", "squeeze", "unsqueeze",
     "broadcast_to", "index", "stack", "concatenate", "sum", "mean", "max", "min", "maximum",
     "minimum", "clip", "where", "floor", "ceil", "trunc", "clone",
+    "cumsum", "flip", "roll", "repeat", "tile", "tril", "triu", "split", "chunk", "unbind",
+    "gather", "scatter_add", "masked_fill",
 }
 """Ops whose first derivative does not depend on their inputs: their gradient is not connected to
 the inputs, so a second derivative is an error, as in PyTorch."""

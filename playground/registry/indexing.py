@@ -1,0 +1,96 @@
+"""Registry entries: indexing (ops that pick or place elements by an index tensor or a mask).
+
+A graph holds numbers only, so an index or a mask is an operand of whole numbers (0 and 1 for a
+mask), turned into integers or booleans here, as cross_entropy's target is.
+"""
+
+import numpy as np
+
+import autograd as ag
+
+from .. import torch_code
+from .entry import Attr, OpInfo
+
+AXIS = Attr("axis", "dim", None, required=True)
+
+
+def _whole_numbers(tensor, op, what) -> np.ndarray:
+    """A graph's float operand, such as [[0.0, 2.0]], as the integer indices ``op`` expects."""
+    values = np.asarray(tensor.data, dtype=np.float64)
+    if not np.array_equal(values, np.round(values)):
+        raise ValueError(f"{op}: the {what} must hold whole numbers such as [[0, 2], [1, 1]]")
+    return values.astype(np.int64)
+
+
+def _mask(tensor) -> np.ndarray:
+    """A graph's operand of 0s and 1s as masked_fill's boolean mask."""
+    values = np.asarray(tensor.data)
+    if not np.isin(values, (0.0, 1.0)).all():
+        raise ValueError("masked_fill: the mask must hold only 0 (keep) and 1 (fill), such as "
+                         "[[0, 1], [1, 0]]")
+    return values == 1
+
+
+def _places_shape(shapes, attrs):
+    """gather's output has the index's shape (the engine checks the rest)."""
+    x, index = shapes[0], shapes[1]
+    if len(index) != len(x) and x:
+        raise ValueError("the index needs as many dimensions as the tensor")
+    return index
+
+
+def _scatter_shape(shapes, attrs):
+    x, index, src = shapes
+    if len(index) != len(x) or len(src) != len(x):
+        raise ValueError("scatter_add: the index and src need as many dimensions as x")
+    return x
+
+
+def _masked_fill_shape(shapes, attrs):
+    return tuple(np.broadcast_shapes(shapes[0], shapes[1]))
+
+
+ENTRIES = (
+    OpInfo(
+        "gather", 2, (AXIS,),
+        "Elements picked along an axis by an index of whole numbers: x[i][index[i][j]].",
+        r"\bar{x}[\,\ldots, \text{index}, \ldots] \mathrel{+}= \bar{y}",
+        lambda x, index, axis: ag.gather(x, axis, _whole_numbers(index, "gather", "index")),
+        "gather(x, c, axis=0)",
+        torch_code.code(lambda x, a, n: f"torch.gather({x[0]}, {a['axis']}, {x[1]}.long())"),
+        sentence=(
+            "Each picked element gets the upstream gradient back at its place; an element picked "
+            "twice gets both."
+        ),
+    ),
+    OpInfo(
+        "scatter_add", 3, (AXIS,),
+        "The tensor with src added at the places an index of whole numbers names along an axis.",
+        r"\bar{x} = \bar{y},\quad \bar{s}_{ij} = \bar{y}[\,\ldots, \text{index}_{ij}, \ldots]",
+        lambda x, index, src, axis: ag.scatter_add(
+            x, axis, _whole_numbers(index, "scatter_add", "index"), src),
+        "scatter_add(x, c, y, axis=0)",
+        torch_code.code(lambda x, a, n: f"torch.scatter_add({x[0]}, {a['axis']}, "
+                                        f"{x[1]}.long(), {x[2]})"),
+        sentence=(
+            "x passes the gradient straight through; each src element gets the gradient of the "
+            "place it was added to."
+        ),
+    ),
+    OpInfo(
+        "masked_fill", 2, (Attr("value", "float", 0.0),),
+        "The tensor with a value put wherever the mask (of 0s and 1s) holds 1.",
+        r"\bar{x} = \bar{y}\ \text{where the mask is 0, else}\ 0",
+        lambda x, mask, value=0.0: ag.masked_fill(x, _mask(mask), value),
+        "masked_fill(x, c, value=0.0)",
+        torch_code.code(lambda x, a, n: f"{x[0]}.masked_fill({x[1]}.bool(), {a['value']!r})"),
+        sentence="Filled places no longer depend on x, so they get 0; the others pass it through.",
+    ),
+)
+
+SHAPE_RULES = {
+    "gather": _places_shape,
+    "scatter_add": _scatter_shape,
+    "masked_fill": _masked_fill_shape,
+}
+"""Output shapes of this module's ops, for playground.budget."""
