@@ -284,7 +284,8 @@ class Hardswish(Function):
 @exposed("prelu")
 class Prelu(Function):
     """x where x > 0, else weight·x, with a learned weight: one number, or one per channel (axis
-    1, as in PyTorch). At 0 the slope is the weight."""
+    1, as in PyTorch). At 0 the slope is the weight (and the second derivatives are 0, PyTorch's
+    rule)."""
 
     __slots__ = ("shape",)
     backward_runs_on_arrays = True
@@ -306,10 +307,16 @@ class Prelu(Function):
 
     def backward(self, grad):
         a, weight = self.saved_tensors
-        w = weight.reshape(self.shape)
-        left = 1 - _step(a)
+        data = a.data if isinstance(a, Tensor) else a
+        slope_at_0 = weight.data if isinstance(weight, Tensor) else weight
+        # Left of 0 the slope is the weight; at 0 it is the weight's value, a constant, since
+        # PyTorch's second derivatives count 0 with the right side.
+        left = (data < 0).astype(data.dtype)
+        at_0 = ((data == 0) * slope_at_0.reshape(self.shape)).astype(data.dtype)
         need_a, need_weight = self.needs_input_grad
-        grad_a = grad * (1 - left + left * w) if need_a else None
+        grad_a = None
+        if need_a:
+            grad_a = grad * (_step(a) + left * weight.reshape(self.shape) + at_0)
         grad_weight = None
         if need_weight:
             axes = tuple(i for i in range(grad.ndim) if i != 1 or not self.shape)
