@@ -1,0 +1,694 @@
+"""A class on one link: simulated students speaking Streamlit's websocket protocol, with figures.
+
+Each simulated student is an asyncio task with one websocket, speaking Streamlit's own protobuf
+messages (BackMsg out, ForwardMsg in) as a browser tab does, so 30 to 100 of them cost the
+machine little beside the server. Each one
+
+  1. opens a share link on the Graph page (optionally first fetching Streamlit's static files
+     as a cold browser does, `--cold`): the script runs and the drawing arrives;
+  2. switches to Gradients, then to Gradient check, and moves the epsilon slider;
+  3. switches to Build, applies a short expression of its own and presses Undo.
+
+Students join evenly spread over `--join` seconds. `--heavy N` adds N students who keep
+submitting the heaviest graphs the limits allow (new seeds each time, so no cache helps) and
+open Gradient check on them, until the class is done. Every student also checks that it only
+ever sees its own graph (its node names, not another student's).
+
+The table gives, per action, the median and 95th percentile from request to "script finished"
+(for the first action, from joining to the drawing), with exceptions shown by the app and
+disconnects; then the server's CPU seconds per student (from /proc) and peak memory (VmHWM),
+and the load client's own CPU, against a baseline measured in the same run: the same steps on
+a three-line Streamlit app that draws one graphviz chart.
+
+By default it starts `streamlit run streamlit_app.py` on a free loopback port with the shipped
+.streamlit/config.toml (`--server-arg` adds command-line options, to measure one setting), and
+stops it at the end. `--url` points it at a running server instead (loopback only; `--pids`
+names the processes to measure, such as K replicas behind nginx). Bounded: `--students` at most
+200, and the whole run stops itself after `--max-seconds`.
+
+    python benchmarks/load.py                          # 30 students joining within 10 s
+    python benchmarks/load.py --students 60 --heavy 1 --cold
+    python benchmarks/load.py --server-arg=--server.fileWatcherType=auto
+    python benchmarks/load.py --url http://127.0.0.1:8080 --pids 1234,1235 --cold
+    python benchmarks/load.py --compare-browser        # one real Chromium vs one simulated
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for path in (str(HERE), str(ROOT)):
+    if path in sys.path:
+        sys.path.remove(path)
+    sys.path.insert(0, path)
+
+import websockets  # noqa: E402  (a dependency of Streamlit)
+from _timing import print_table  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
+
+from playground import parse, presets, share  # noqa: E402
+
+MAX_STUDENTS = 200
+ACTIONS = ("open link", "Gradients", "Gradient check", "move ε", "Build", "apply", "Undo")
+TARGETS = {"open link": 3.0, "other": 1.0}  # p95 seconds, the issue's targets on this machine
+HEAVY_ACTIONS = ("heavy apply", "heavy check")
+DRAWING_TYPES = ("graphviz_chart", "component_instance", "bidi_component", "html", "imgs")
+"""Element types that carry the drawing (the graphviz chart, or a custom SVG component)."""
+
+BASELINE_APP = '''\
+import streamlit as st
+
+st.graphviz_chart("digraph { a -> c; b -> c; c -> d }")
+'''
+"""The three-line app the issue compares with: one graphviz chart."""
+
+
+# --- the server -----------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+class Server:
+    """`streamlit run <script>` on a free loopback port, or processes already running."""
+
+    def __init__(self, script: Path | None, extra_args: list[str], url: str | None = None,
+                 pids: list[int] | None = None, log: Path | None = None) -> None:
+        self.process = None
+        if url is not None:
+            self.url, self.pids = url.rstrip("/"), list(pids or [])
+            return
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port",
+                   str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+                   *extra_args]
+        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+        self.log = open(log or os.devnull, "w")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(command, cwd=script.parent, env=env, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.pids = [self.process.pid]
+        deadline = time.monotonic() + 60
+        while not _healthy(self.url):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the server did not start: {' '.join(command)}")
+            time.sleep(0.2)
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU seconds of the measured processes so far."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for pid in self.pids:
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / ticks
+        return total
+
+    def peak_mib(self) -> float:
+        """Peak resident memory of the measured processes together (VmHWM), in MiB."""
+        total = 0
+        for pid in self.pids:
+            with contextlib.suppress(OSError):
+                status = Path(f"/proc/{pid}/status").read_text()
+                total += int(re.search(r"VmHWM:\s+(\d+)", status).group(1))
+        return total / 1024
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self.log.close()
+        self.process = None
+
+
+# --- one student -------------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What one student measured."""
+
+    times: dict[str, list[float]] = field(default_factory=dict)
+    exceptions: int = 0
+    disconnects: int = 0
+    foreign: int = 0  # drawings that showed another student's node names
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, action: str, seconds: float) -> None:
+        self.times.setdefault(action, []).append(seconds)
+
+
+class Session:
+    """One browser tab's websocket: sends reruns, reads ForwardMsgs until the script finishes."""
+
+    def __init__(self, url: str, outcome: Outcome) -> None:
+        self.base = url
+        self.outcome = outcome
+        self.ws = None
+        self.pages: dict[str, str] = {}  # url path ("" for the default page) -> script hash
+        self.widgets: dict[str, str] = {}  # user key -> widget id
+        self.query = ""
+        self.page_hash = ""
+        self.drawings: list[str] = []
+
+    async def connect(self) -> None:
+        parts = urllib.parse.urlsplit(self.base)
+        stream = f"ws://{parts.netloc}{parts.path}/_stcore/stream"
+        self.ws = await websockets.connect(stream, subprotocols=["streamlit"],
+                                           origin=f"http://{parts.netloc}", max_size=2**26,
+                                           compression=None, open_timeout=60)
+
+    async def rerun(self, page: str | None = None, widgets: list | None = None,
+                    drawing_clock: float | None = None) -> float | None:
+        """Ask for a rerun (of `page`, a url path, when switching) and wait for its end.
+
+        Returns when the drawing arrived (a `time.perf_counter()`), if it did."""
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.query_string = self.query
+        if page is not None:
+            state.page_name = page
+            state.page_script_hash = self.pages.get(page, "")
+        else:
+            state.page_script_hash = self.page_hash
+        for widget in widgets or ():
+            state.widget_states.widgets.append(widget)
+        await self.ws.send(msg.SerializeToString())
+        self.drawings = []
+        drawn = None
+        while True:
+            data = await self.ws.recv()
+            fwd = ForwardMsg()
+            fwd.ParseFromString(data)
+            kind = fwd.WhichOneof("type")
+            if kind == "delta":
+                drawn = self._delta(fwd.delta) or drawn
+            elif kind == "navigation":
+                self.pages = {p.url_pathname: p.page_script_hash for p in fwd.navigation.app_pages}
+                self.page_hash = fwd.navigation.page_script_hash
+            elif kind == "page_info_changed":
+                self.query = fwd.page_info_changed.query_string
+            elif kind == "new_session":
+                self.page_hash = fwd.new_session.page_script_hash or self.page_hash
+            elif kind == "script_finished":
+                if fwd.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    return drawn
+
+    def _delta(self, delta) -> float | None:
+        if delta.WhichOneof("type") != "new_element":
+            return None
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "exception":
+            self.outcome.exceptions += 1
+            self.outcome.errors.append(element.exception.message[:200])
+            return None
+        proto = getattr(element, kind, None)
+        widget_id = getattr(proto, "id", "")
+        if widget_id and "-" in widget_id:
+            self.widgets[widget_id.rsplit("-", 1)[1]] = widget_id
+        if kind in DRAWING_TYPES:
+            self.drawings.append(str(proto)[:200_000])
+            return time.perf_counter()
+        return None
+
+    def widget(self, key: str) -> str:
+        if key not in self.widgets:
+            raise RuntimeError(f"the page has no widget with key {key!r}")
+        return self.widgets[key]
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+def _trigger(widget_id: str):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    state = WidgetState()
+    state.id = widget_id
+    state.trigger_value = True
+    return state
+
+
+def _text(widget_id: str, value: str):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    state = WidgetState()
+    state.id = widget_id
+    state.string_value = value
+    return state
+
+
+def _choice(widget_id: str, value: str):
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    state = WidgetState()
+    state.id = widget_id
+    state.string_array_value.data[:] = [value]
+    return state
+
+
+async def fetch_static(url: str, paths: list[str], connections: int = 6) -> int:
+    """GET `paths` from the server over `connections` keep-alive connections, as a cold browser
+    does; returns the bytes received."""
+    parts = urllib.parse.urlsplit(url)
+    queue = list(paths)
+    received = 0
+
+    async def worker():
+        nonlocal received
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        try:
+            while queue:
+                path = queue.pop()
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                             "Accept-Encoding: gzip, br\r\n\r\n".encode())
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))
+                received += len(await reader.readexactly(length))
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(worker() for _ in range(min(connections, len(paths)))))
+    return received
+
+
+def student_program(number: int) -> str:
+    """The short expression student `number` applies: node names of its own."""
+    return (f"s{number}_x = [{number % 7}.0, 1.0]\ns{number}_w = [0.5, -1.5]\n"
+            f"s{number}_y = tanh(sum(s{number}_x * s{number}_w))\n")
+
+
+async def student(url: str, link: str, number: int, start_at: float, static: list[str],
+                  baseline: bool) -> Outcome:
+    """One student's visit, as in the module docstring; `baseline` runs the same number of
+    reruns on the three-line app (no pages or widgets there)."""
+    outcome = Outcome()
+    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+    joined = time.perf_counter()
+    session = Session(url, outcome)
+    try:
+        if static:
+            await fetch_static(url, static)
+        await session.connect()
+        session.query = "" if baseline else urllib.parse.urlencode({"graph": link})
+        drawn = await session.rerun(page="" if baseline else "graph")
+        outcome.add("open link", (drawn or time.perf_counter()) - joined)
+        steps = [("Gradients", "gradients", None), ("Gradient check", "gradient_check", None)]
+        for action, page, _ in steps:
+            t = time.perf_counter()
+            await session.rerun(page=None if baseline else page)
+            outcome.add(action, time.perf_counter() - t)
+        t = time.perf_counter()
+        await session.rerun(widgets=None if baseline else
+                            [_choice(session.widget("w_eps"), "1e-04")])
+        outcome.add("move ε", time.perf_counter() - t)
+        t = time.perf_counter()
+        await session.rerun(page=None if baseline else "build")
+        outcome.add("Build", time.perf_counter() - t)
+        t = time.perf_counter()
+        program = student_program(number)
+        await session.rerun(widgets=None if baseline else [
+            _text(session.widget("w_expr_text"), program),
+            _trigger(session.widget("w_expr_apply"))])
+        outcome.add("apply", time.perf_counter() - t)
+        if not baseline:
+            _check_own_drawing(session, outcome, number, expect_own=True)
+        t = time.perf_counter()
+        await session.rerun(widgets=None if baseline else [_trigger(session.widget("w_undo"))])
+        outcome.add("Undo", time.perf_counter() - t)
+        if not baseline:
+            _check_own_drawing(session, outcome, number, expect_own=False)
+    except (websockets.ConnectionClosed, OSError, asyncio.IncompleteReadError) as error:
+        outcome.disconnects += 1
+        outcome.errors.append(f"student {number}: {type(error).__name__}: {error}")
+    except RuntimeError as error:
+        outcome.errors.append(f"student {number}: {error}")
+    finally:
+        with contextlib.suppress(Exception):
+            await session.close()
+    return outcome
+
+
+def _check_own_drawing(session: Session, outcome: Outcome, number: int, expect_own: bool):
+    """After Apply the drawing shows this student's nodes; after Undo the link's graph; never
+    another student's."""
+    drawing = "\n".join(session.drawings)
+    others = set(re.findall(r"\bs(\d+)_[xwy]\b", drawing)) - {str(number)}
+    own = f"s{number}_y" in drawing
+    if others or own != expect_own:
+        outcome.foreign += 1
+
+
+HEAVY_PROGRAMS = (
+    # the most elements a graph may hold (4 of 4 million), its work near the limit
+    "x = randn(1000, 1000, seed={seed})\nh = tanh(x)\ng = exp(h)\nL = sum(g * h)\n",
+    # two 512x512 matrix products: the work limit
+    "a = randn(512, 512, seed={seed})\nb = randn(512, 512, seed={seed})\nc = a @ b\n"
+    "d = c @ b\nL = sum(d)\n",
+    # a small input feeding a million-element step: the finite-difference budget
+    "x = randn(1000, seed={seed})\na = reshape(x, shape=(1000, 1))\nb = reshape(x, shape=(1, "
+    "1000))\no = a * b\nt = tanh(o)\nL = sum(t)\n",
+)
+
+
+async def heavy_student(url: str, link: str, stop: asyncio.Event) -> Outcome:
+    """Keeps applying the heaviest graphs the limits allow and opening Gradient check on them."""
+    outcome = Outcome()
+    session = Session(url, outcome)
+    seed = random.randrange(10**6)
+    try:
+        await session.connect()
+        session.query = urllib.parse.urlencode({"graph": link})
+        await session.rerun(page="build")
+        while not stop.is_set():
+            for program in HEAVY_PROGRAMS:
+                seed += 1
+                t = time.perf_counter()
+                await session.rerun(page="build")
+                await session.rerun(widgets=[
+                    _text(session.widget("w_expr_text"), program.format(seed=seed)),
+                    _trigger(session.widget("w_expr_apply"))])
+                outcome.add("heavy apply", time.perf_counter() - t)
+                t = time.perf_counter()
+                await session.rerun(page="gradient_check")
+                outcome.add("heavy check", time.perf_counter() - t)
+                if stop.is_set():
+                    break
+    except (websockets.ConnectionClosed, OSError) as error:
+        outcome.disconnects += 1
+        outcome.errors.append(f"heavy student: {type(error).__name__}: {error}")
+    except RuntimeError as error:
+        outcome.errors.append(f"heavy student: {error}")
+    finally:
+        with contextlib.suppress(Exception):
+            await session.close()
+    return outcome
+
+
+async def run_class(url: str, link: str, students: int, join: float, heavy: int,
+                    static: list[str], baseline: bool) -> list[Outcome]:
+    start = time.perf_counter() + 0.2
+    stop = asyncio.Event()
+    heavies = [asyncio.create_task(heavy_student(url, link, stop)) for _ in range(heavy)]
+    if heavy:
+        await asyncio.sleep(2.0)  # the heavy students are already at it when the class joins
+    tasks = [student(url, link, i, start + (2.0 if heavy else 0) + join * i / max(students, 1),
+                     static, baseline) for i in range(students)]
+    outcomes = await asyncio.gather(*tasks)
+    stop.set()
+    return [*outcomes, *await asyncio.gather(*heavies)]
+
+
+# --- static files as a cold browser fetches them -----------------------------------------------
+
+
+def record_static_paths(url: str, link: str) -> list[str]:
+    """The same-origin paths a real, cold Chromium fetches to open the link on the Graph page."""
+    from playwright.sync_api import sync_playwright
+
+    paths: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                    args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.on("request", lambda r: paths.append(urllib.parse.urlsplit(r.url).path)
+                if r.url.startswith(url) and "/_stcore/" not in r.url else None)
+        page.goto(f"{url}/graph?{urllib.parse.urlencode({'graph': link})}")
+        page.wait_for_selector("[data-testid='stGraphVizChart'] svg, iframe", timeout=60_000)
+        page.wait_for_timeout(1000)
+        browser.close()
+    return sorted(set(paths) - {"/graph"})
+
+
+# --- the Chromium check ------------------------------------------------------------------------
+
+
+def browser_visit(url: str, link: str, number: int) -> None:
+    """The simulated student's steps, by a real Chromium through the page's own controls."""
+    from playwright.sync_api import sync_playwright
+
+    def settled(page):
+        page.wait_for_timeout(300)
+        page.wait_for_selector("[data-testid='stStatusWidget']", state="detached",
+                               timeout=60_000)
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                    args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{url}/graph?{urllib.parse.urlencode({'graph': link})}")
+        page.wait_for_selector("[data-testid='stGraphVizChart'] svg", timeout=60_000)
+        settled(page)
+        for title in ("Gradients", "Gradient check"):
+            page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+            page.get_by_role("heading", name=title).wait_for()
+            settled(page)
+        page.get_by_role("slider").first.focus()
+        page.keyboard.press("ArrowRight")
+        settled(page)
+        page.get_by_test_id("stSidebarNav").get_by_text("Build", exact=True).click()
+        page.get_by_role("heading", name="Build").wait_for()
+        settled(page)
+        page.get_by_role("tab", name="Expression").click()
+        page.locator("textarea").first.fill(student_program(number))
+        page.get_by_role("button", name="Apply").click()
+        settled(page)
+        page.get_by_role("button", name="Undo").click()
+        settled(page)
+        browser.close()
+
+
+def compare_browser(args, link: str) -> None:
+    """Server CPU of one visit by a real Chromium against one simulated student, each on a
+    fresh server after one warm-up visit, repeated to show the spread."""
+    rows = []
+    for kind in ("Chromium", "simulated") * args.repeats:
+        server = Server(ROOT / "streamlit_app.py", args.server_arg)
+        try:
+            asyncio.run(run_class(server.url, link, 1, 0, 0, [], False))  # warm-up
+            before = server.cpu_seconds()
+            t = time.perf_counter()
+            if kind == "Chromium":
+                browser_visit(server.url, link, 1)
+            else:
+                static = record_static_paths(server.url, link) if args.cold else []
+                before = server.cpu_seconds()
+                t = time.perf_counter()
+                asyncio.run(run_class(server.url, link, 1, 0, 0, static, False))
+            rows.append([kind, f"{server.cpu_seconds() - before:.2f}",
+                         f"{time.perf_counter() - t:.1f}"])
+        finally:
+            server.stop()
+    print_table(["visitor", "server CPU s", "wall s"], rows)
+    print("The browser's visit includes its page loads and static files (warm after the first "
+          "visit of the page); run with --cold to give the simulated student the same files.")
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def summarise(outcomes: list[Outcome], actions) -> dict[str, tuple[float, float, int]]:
+    out = {}
+    for action in actions:
+        values = [v for o in outcomes for v in o.times.get(action, [])]
+        if values:
+            out[action] = (statistics.median(values), _p95(values), len(values))
+    return out
+
+
+def measure(args, script: Path, link: str, baseline: bool, static: list[str] | None) -> dict:
+    """One run of the class on a fresh server (or the given one): timings, CPU and memory."""
+    log = Path(tempfile.gettempdir()) / f"load-{'baseline' if baseline else 'app'}.log"
+    server = Server(script, args.server_arg, args.url, args.pids, log=log)
+    try:
+        if static is None:
+            static = []
+        asyncio.run(run_class(server.url, link, 1, 0, 0, [], baseline))  # the teacher, first
+        cpu_before, client_before = server.cpu_seconds(), resource.getrusage(
+            resource.RUSAGE_SELF)
+        wall = time.perf_counter()
+        outcomes = asyncio.run(asyncio.wait_for(
+            run_class(server.url, link, args.students, args.join,
+                      0 if baseline else args.heavy, static, baseline),
+            timeout=args.max_seconds))
+        wall = time.perf_counter() - wall
+        client_after = resource.getrusage(resource.RUSAGE_SELF)
+        return {
+            "outcomes": outcomes,
+            "cpu_per_student": (server.cpu_seconds() - cpu_before) / args.students,
+            "peak_mib": server.peak_mib(),
+            "client_cpu": (client_after.ru_utime + client_after.ru_stime
+                           - client_before.ru_utime - client_before.ru_stime),
+            "wall": wall,
+        }
+    finally:
+        server.stop()
+
+
+def report(args, app: dict, base: dict) -> bool:
+    """Print the table; True when every target is met."""
+    students = [o for o in app["outcomes"] if any(a in o.times for a in ACTIONS)
+                or not any(a in o.times for a in HEAVY_ACTIONS)]
+    ours, theirs = summarise(students, ACTIONS), summarise(base["outcomes"], ACTIONS)
+    rows, met = [], True
+    for action in ACTIONS:
+        if action not in ours:
+            rows.append([action, "-", "-", "-", "-", "-", "-"])
+            met = False
+            continue
+        median, p95, n = ours[action]
+        target = TARGETS["open link" if action == "open link" else "other"]
+        b_median, b_p95, _ = theirs.get(action, (float("nan"),) * 3)
+        ok = p95 < target
+        met &= ok
+        rows.append([action, str(n), f"{median:.2f}", f"{p95:.2f}", f"{b_p95:.2f}",
+                     f"{p95 / b_p95:.1f}x" if b_p95 == b_p95 and b_p95 > 0 else "-",
+                     f"< {target:g} {'met' if ok else 'MISSED'}"])
+    heavy = summarise([o for o in app["outcomes"] if any(a in o.times for a in HEAVY_ACTIONS)],
+                      HEAVY_ACTIONS)
+    for action, (median, p95, n) in heavy.items():
+        rows.append([action, str(n), f"{median:.2f}", f"{p95:.2f}", "-", "-", "(not a target)"])
+    print_table(["action", "n", "median s", "p95 s", "3-line p95 s", "ratio", "target"], rows)
+    exceptions = sum(o.exceptions for o in app["outcomes"])
+    disconnects = sum(o.disconnects for o in app["outcomes"])
+    foreign = sum(o.foreign for o in app["outcomes"])
+    incomplete = sum(1 for o in students if len(o.times) < len(ACTIONS))
+    cpu = app["cpu_per_student"]
+    print()
+    print_table(["measure", "app", "3-line app", "target"], [
+        ["server CPU s per student", f"{cpu:.2f}", f"{base['cpu_per_student']:.2f}",
+         f"<= 0.3 {'met' if cpu <= 0.3 else 'MISSED'}"],
+        ["server peak memory MiB", f"{app['peak_mib']:.0f}", f"{base['peak_mib']:.0f}",
+         f"< 1024 {'met' if app['peak_mib'] < 1024 else 'MISSED'}"],
+        ["exceptions shown", str(exceptions), str(sum(o.exceptions for o in base["outcomes"])),
+         "0"],
+        ["disconnects", str(disconnects), str(sum(o.disconnects for o in base["outcomes"])),
+         "0"],
+        ["students who saw another's graph", str(foreign), "-", "0"],
+        ["students who did not finish", str(incomplete), "-", "0"],
+        ["load client CPU s (all students)", f"{app['client_cpu']:.1f}",
+         f"{base['client_cpu']:.1f}", "-"],
+        ["wall s", f"{app['wall']:.1f}", f"{base['wall']:.1f}", "-"],
+    ])
+    for error in [e for o in app["outcomes"] for e in o.errors][:10]:
+        print("  error:", error)
+    met &= cpu <= 0.3 and app["peak_mib"] < 1024
+    met &= not (exceptions or disconnects or foreign or incomplete)
+    return met
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=30)
+    parser.add_argument("--join", type=float, default=10.0, help="seconds over which they join")
+    parser.add_argument("--heavy", type=int, default=0, help="students submitting heavy graphs")
+    parser.add_argument("--cold", action="store_true",
+                        help="each student first fetches the static files a cold Chromium does")
+    parser.add_argument("--url", help="a running server (loopback only) instead of starting one")
+    parser.add_argument("--pids", default="", help="processes to measure with --url, a,b,c")
+    parser.add_argument("--server-arg", action="append", default=[],
+                        help="an extra `streamlit run` option, e.g. "
+                             "--server-arg=--server.fileWatcherType=auto")
+    parser.add_argument("--max-seconds", type=float, default=300.0)
+    parser.add_argument("--no-baseline", action="store_true", help="skip the three-line app")
+    parser.add_argument("--compare-browser", action="store_true",
+                        help="one real Chromium visit against one simulated student")
+    parser.add_argument("--repeats", type=int, default=2, help="with --compare-browser")
+    parser.add_argument("--json", help="also write the numbers to this file")
+    args = parser.parse_args()
+    if not 1 <= args.students <= MAX_STUDENTS:
+        parser.error(f"--students must be 1 to {MAX_STUDENTS}")
+    if args.url and urllib.parse.urlsplit(args.url).hostname not in ("127.0.0.1", "localhost"):
+        parser.error("--url must be on loopback (127.0.0.1 or localhost)")
+    args.pids = [int(p) for p in args.pids.split(",") if p]
+    link = share.encode(presets.get("mlp").spec)
+    assert parse(student_program(0))  # the students' programs are valid
+    signal.alarm(int(args.max_seconds * 3 + 120))  # the whole run stops itself, whatever happens
+
+    if args.compare_browser:
+        compare_browser(args, link)
+        return
+    static = None
+    if args.cold:
+        probe = Server(ROOT / "streamlit_app.py", args.server_arg, args.url, args.pids)
+        try:
+            static = record_static_paths(probe.url, link)
+        finally:
+            probe.stop()
+        size = sum((Path(__import__("streamlit").__file__).parent / "static" / p.lstrip("/"))
+                   .stat().st_size for p in static
+                   if (Path(__import__("streamlit").__file__).parent / "static" / p.lstrip("/"))
+                   .is_file())
+        print(f"cold browsers: each student fetches {len(static)} static files, "
+              f"{size / 2**20:.1f} MiB")
+    app = measure(args, ROOT / "streamlit_app.py", link, False, static)
+    if args.no_baseline or args.url:
+        base = {"outcomes": [], "cpu_per_student": float("nan"), "peak_mib": float("nan"),
+                "client_cpu": float("nan"), "wall": float("nan")}
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            script = Path(folder) / "three_lines.py"
+            script.write_text(BASELINE_APP)
+            base = measure(args, script, link, True, static)
+    print(f"\n{args.students} students joining within {args.join:g} s"
+          + (f", {args.heavy} heavy" if args.heavy else "") + (", cold caches" if args.cold
+                                                                else ", warm caches")
+          + f"; server {args.url or 'streamlit run streamlit_app.py'} "
+          + " ".join(args.server_arg) + f"; load average {os.getloadavg()[0]:.2f}\n")
+    met = report(args, app, base)
+    print("\nall targets met" if met else "\nsome targets MISSED")
+    if args.json:
+        summary = {"app": {k: v for k, v in app.items() if k != "outcomes"},
+                   "actions": summarise(app["outcomes"], ACTIONS + HEAVY_ACTIONS),
+                   "baseline": summarise(base["outcomes"], ACTIONS), "met": met}
+        Path(args.json).write_text(json.dumps(summary, indent=1))
+
+
+if __name__ == "__main__":
+    main()
