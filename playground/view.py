@@ -23,9 +23,7 @@ SHOW_LABELS = {"both": "Both", "value": "Values", "grad": "Gradients"}
 RANKDIR_LABELS = {"auto": "Auto", "LR": "Across →", "TB": "Down ↓"}
 """The drawing's direction -> its label in the sidebar."""
 AUTO_LR_MAX_OPS = 3
-""""auto" draws left to right up to this many operations and up to AUTO_LR_MAX_FONT, and top to
-bottom beyond either."""
-AUTO_LR_MAX_FONT = 16
+""""auto" offers the across layout up to this many operations; bigger graphs always go down."""
 FONT_SIZES = (10, 40)
 """Smallest and largest font size of the drawing."""
 LARGE_GRAPH = 60
@@ -49,28 +47,20 @@ class Options:
     font_size: int = 14
     compact: bool = False
 
-    def layout_for(self, n_ops: int) -> str:
-        """The Graphviz rankdir for a graph of ``n_ops`` operations.
+    def layouts(self, n_ops: int) -> tuple[str, ...]:
+        """The Graphviz rankdirs to draw a graph of ``n_ops`` operations in, widest first.
 
-        st.graphviz_chart shrinks a drawing wider than the page and cannot zoom, so a bigger
-        font only makes a wide drawing shrink more. "auto" keeps micrograd's left-to-right
-        layout for small graphs at normal font sizes and otherwise stacks the graph top to
-        bottom, where the page scrolls and the text keeps its size.
+        The browser shows the first one that fits its width at full size, else the last.
+        "auto" offers micrograd's left-to-right layout for small graphs and top to bottom,
+        which suits a narrow screen, for all of them; a chosen direction is the only one.
         """
         if self.rankdir != "auto":
-            return self.rankdir
-        return "TB" if self._too_wide_across(n_ops) else "LR"
-
-    def shrinks_across(self, n_ops: int) -> bool:
-        """True when the chosen "LR" layout draws a graph that "auto" would stack downwards."""
-        return self.rankdir == "LR" and self._too_wide_across(n_ops)
+            return (self.rankdir,)
+        return ("LR", "TB") if n_ops <= AUTO_LR_MAX_OPS else ("TB",)
 
     def crowded(self, n_nodes: int) -> bool:
         """True when a graph this big needs the compact drawing to stay legible."""
         return n_nodes > LARGE_GRAPH and not self.compact
-
-    def _too_wide_across(self, n_ops: int) -> bool:
-        return n_ops > AUTO_LR_MAX_OPS or self.font_size > AUTO_LR_MAX_FONT
 
     def to_query(self) -> dict[str, str]:
         """The URL parameters of the options that differ from the defaults."""

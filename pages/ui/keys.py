@@ -59,6 +59,9 @@ EDIT_DELETE = WIDGET + "edit_delete"
 # --- Graph: downloads ----------------------------------------------------------------------------
 DOWNLOAD = WIDGET + "download_"  # + "dot", "svg", "json", "text", "pytorch"
 
+# --- the drawing (Build, Graph, Gradients) -------------------------------------------------------
+DRAWING = WIDGET + "drawing"  # pages/ui/drawing.py's component: a click on a node, on Gradients
+
 # --- Gradients and Gradient check ----------------------------------------------------------------
 DETAIL_WIDGET = WIDGET + "detail_node"
 NODE_TABLE = WIDGET + "node_table"
