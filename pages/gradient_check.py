@@ -10,8 +10,10 @@ from playground.checks import EPSILONS
 
 frame.route_through_entry_script()
 
-PASS_FILL = "background-color: rgba(46, 160, 67, 0.28)"
-FAIL_FILL = "background-color: rgba(248, 81, 73, 0.38)"
+# Okabe–Ito blue and vermillion, which colour-blind readers tell apart; the "passed" checkbox
+# says it without colour.
+PASS_FILL = "background-color: rgba(0, 114, 178, 0.22)"
+FAIL_FILL = "background-color: rgba(213, 94, 0, 0.38)"
 
 
 def _copy_eps() -> None:

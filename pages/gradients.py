@@ -1,11 +1,12 @@
-"""Gradients page: every node's numbers in a sortable table, local derivatives, a node in detail."""
+"""Gradients page: the drawing, every node's numbers in a sortable table, a node in detail with
+its local derivative in its own names and numbers, and each op's rule."""
 
 import streamlit as st
 
 from autograd.format import number, shape_text
-from pages.ui import cached, charts, frame, keys, notes
+from pages.ui import cached, charts, drawing, frame, keys, notes
 from pages.ui import session as state
-from playground import registry, tables
+from playground import formulas, registry, tables
 
 frame.route_through_entry_script()
 
@@ -31,11 +32,17 @@ def _pick_name() -> None:
     st.session_state[keys.DETAIL_NODE] = st.session_state[keys.DETAIL_WIDGET]
 
 
+def _pick_drawn(name: str) -> None:
+    if name in spec:
+        st.session_state[keys.DETAIL_NODE] = name
+
+
 if st.session_state.get(keys.DETAIL_NODE) not in spec:
     st.session_state[keys.DETAIL_NODE] = _default_detail()
 
 st.title("Gradients")
 notes.result_notes(result)
+drawing.drawing(spec_json, selected=st.session_state[keys.DETAIL_NODE], on_select=_pick_drawn)
 
 st.dataframe(
     table,
@@ -51,7 +58,8 @@ st.dataframe(
         "flag": st.column_config.TextColumn("flag", width="medium"),
     },
 )
-st.caption("Click a column header to sort; select a row to see that node in detail below.")
+st.caption("Click a column header to sort; select a row, or a node in the drawing, to see that "
+           "node in detail below.")
 
 detail_col, formula_col = st.columns([3, 2], gap="large")
 
@@ -66,8 +74,8 @@ with detail_col:
     else:
         operands = ", ".join(f"`{o}`" for o in node.operands)
         st.markdown(f"**{name}** = `{node.op}`({operands}), {shape}")
-    if node.derivative:
-        st.latex(node.derivative)
+    if node.op is not None:
+        st.latex(formulas.local_derivative(result, name))
     if node.flag:
         st.warning(node.flag, icon=":material/warning:")
     if node.value.ndim == 0:

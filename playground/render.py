@@ -1,8 +1,13 @@
 """Drawings of an evaluated graph: Graphviz DOT in micrograd's style, plain-text trees, and SVG.
 
 Every tensor is a record (name | shape | value | grad) and every operation an oval between its
-operands and its result, laid out left to right. The fills are light and the text dark so the
-drawing reads the same on Streamlit's light and dark themes.
+operands and its result. Each role (input, constant, operation, output, flagged node) has a colour
+of the Okabe–Ito palette, which people with any common colour-vision deficiency can tell apart,
+and a second cue that needs no colour at all: constants have rounded corners, the output a thick
+border, a flagged node a dashed border and a ⚠ line. The DOT fills are light tints with dark text;
+the app's drawing component (pages/ui/drawing.py) re-tints them from the same border colours for
+Streamlit's light or dark theme. Every node carries its role as an SVG class and a tooltip with
+its formula and its full value and gradient.
 """
 
 from __future__ import annotations
@@ -15,17 +20,34 @@ from autograd.format import SMALL_TENSOR, array_lines, array_text, labelled, sha
 from playground.evaluate import NodeResult, Result
 from playground.spec import ancestors
 
+OKABE_ITO = {
+    "orange": "#e69f00", "sky_blue": "#56b4e9", "bluish_green": "#009e73", "yellow": "#f0e442",
+    "blue": "#0072b2", "vermillion": "#d55e00", "reddish_purple": "#cc79a7", "grey": "#999999",
+}
+"""Okabe & Ito's palette for colour-blind readers (https://jfly.uni-koeln.de/color/)."""
+HIGHLIGHT = OKABE_ITO["reddish_purple"]
+"""The outline of a selected node, in the app's drawing."""
+TOOLTIP_ELEMENTS = 64
+"""A tooltip lists a tensor's every entry up to this many, else its summary."""
+
 _INK = "#111827"
 _EDGE = "#6b7280"
-_STYLES = {  # (fill, border, border width) per role; every fill is light, every text dark
-    "input": ("#dbeafe", "#1d4ed8", 1.5),
-    "const": ("#e5e7eb", "#4b5563", 1.0),
-    "op": ("#f9fafb", "#374151", 1.0),
-    "output": ("#dcfce7", "#15803d", 2.5),
-    "flag": ("#fee2e2", "#b91c1c", 2.5),
-    "oval": ("#fef3c7", "#92400e", 1.0),
+_ROLES = {  # role -> (border colour, border width, extra style): the second cue needs no colour
+    "input": (OKABE_ITO["blue"], 1.5, ""),
+    "const": (OKABE_ITO["grey"], 1.0, ",rounded"),
+    "op": ("#555555", 1.0, ""),
+    "output": (OKABE_ITO["bluish_green"], 3.5, ""),
+    "flag": (OKABE_ITO["vermillion"], 2.5, ",dashed"),
+    "oval": (OKABE_ITO["orange"], 1.0, ""),
 }
+_TINT = 0.2  # a fill is its border colour at this strength over white
 _RECORD_SPECIAL = '\\|{}<>"'
+
+
+def tint(colour: str, strength: float = _TINT) -> str:
+    """``colour`` (#rrggbb) at ``strength`` over white: the light fill of a role."""
+    rgb = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - strength * (255 - c)):02x}" for c in rgb)
 
 
 def record_escape(text: str) -> str:
@@ -57,6 +79,27 @@ def _op_label(n: NodeResult) -> str:
     return f"{n.op} ({attrs})" if attrs else str(n.op)
 
 
+def formula(n: NodeResult) -> str:
+    """How a node is made, in the expression language's words: ``c = mul(a, b)``,
+    ``s = sum(x, axis=0)``; a leaf is ``a (input)`` or ``k (constant)``."""
+    if n.op is None:
+        return f"{n.name} ({'input' if n.kind == 'input' else 'constant'})"
+    args = [*n.operands, *(f"{k}={v}" for k, v in n.attrs.items() if v is not None)]
+    return f"{n.name} = {n.op}({', '.join(args)})"
+
+
+def tooltip(n: NodeResult, result: Result) -> str:
+    """A node's hover text: its formula, shape, full value and gradient, and any flag."""
+    grad = ["none"] if n.grad is None else array_lines(n.grad, TOOLTIP_ELEMENTS)
+    lines = [formula(n) + ("  (the output)" if n.name == result.output else ""),
+             f"shape {shape_text(n.shape)}",
+             *labelled("value", array_lines(n.value, TOOLTIP_ELEMENTS)),
+             *labelled("grad", grad)]
+    if n.flag:
+        lines.append("⚠ " + n.flag)
+    return "\n".join(lines)
+
+
 def _record_label(n: NodeResult, show: str, compact: bool) -> str:
     title = f"{n.name} = {_op_label(n)}" if compact and n.op else n.name
     fields = [record_escape(title), record_escape(shape_text(n.shape))]
@@ -75,6 +118,13 @@ def _record_label(n: NodeResult, show: str, compact: bool) -> str:
 
 def _attrs(**kw: object) -> str:
     return "[" + ", ".join(f"{k}={v}" for k, v in kw.items()) + "]"
+
+
+def _look(role: str) -> dict[str, object]:
+    """The DOT attributes of a role: SVG class, light fill, border colour, width and style."""
+    border, width, style = _ROLES[role]
+    return {"class": _quote(role), "fillcolor": _quote(tint(border)), "color": _quote(border),
+            "penwidth": width, "style": _quote("filled" + style)}
 
 
 def to_dot(
@@ -99,24 +149,21 @@ def to_dot(
         "  graph " + _attrs(rankdir=rankdir, bgcolor='"transparent"', nodesep=sep[0],
                             ranksep=sep[1], fontname='"Helvetica"'),
         "  node " + _attrs(fontname='"Helvetica"', fontsize=int(font_size),
-                           fontcolor=f'"{_INK}"', style='"filled"'),
+                           fontcolor=f'"{_INK}"'),
         "  edge " + _attrs(color=f'"{_EDGE}"', arrowsize=0.7, penwidth=1.2),
     ]
     for n in result.nodes:
-        fill, border, width = _STYLES[_role(n, result)]
-        extra = {"tooltip": _quote(n.flag)} if n.flag else {}
         lines.append(f"  {_quote(n.name)} " + _attrs(
             shape="record", label='"' + _record_label(n, show, compact) + '"',
-            fillcolor=f'"{fill}"', color=f'"{border}"', penwidth=width, **extra))
+            tooltip=_quote(tooltip(n, result)), **_look(_role(n, result))))
         if n.op is None:
             continue
         target = n.name
         if not compact:
             target = n.name + "#op"
-            ofill, oborder, owidth = _STYLES["oval"]
             lines.append(f"  {_quote(target)} " + _attrs(
-                shape="ellipse", label=_quote(_op_label(n)), fillcolor=f'"{ofill}"',
-                color=f'"{oborder}"', penwidth=owidth, fontsize=max(8, int(font_size) - 2)))
+                shape="ellipse", label=_quote(_op_label(n)), tooltip=_quote(formula(n)),
+                fontsize=max(8, int(font_size) - 2), **_look("oval")))
             lines.append(f"  {_quote(target)} -> {_quote(n.name)}")
         for operand in n.operands:
             lines.append(f"  {_quote(operand)} -> {_quote(target)}")
@@ -125,7 +172,7 @@ def to_dot(
 
 
 def _ascii_line(n: NodeResult, result: Result) -> str:
-    head = f"{n.name} = {n.op}({', '.join(n.operands)})" if n.op else n.name
+    head = formula(n) if n.op else n.name
     tags = [n.kind] if n.op is None else []
     if n.name == result.output:
         tags.append("output")

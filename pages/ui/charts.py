@@ -6,6 +6,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from playground.render import OKABE_ITO
+
 CELL_TEXT_LIMIT = 64  # heatmaps up to this many cells print their numbers on the cells
 MAX_HEATMAP_WIDTH = 560  # pixels; larger tensors get thinner cells
 HEATMAP_MAX_CELLS = 4_096  # beyond this a heatmap is too slow to draw and too dense to read
@@ -13,8 +15,9 @@ HEATMAP_MAX_CELLS = 4_096  # beyond this a heatmap is too slow to draw and too d
 
 def heatmap(data: pd.DataFrame, title: str) -> alt.LayerChart | alt.Chart:
     """One cell per row of `data` (a `matrix_frame`: row, column, number), red for negative and
-    blue for positive around a white zero; the numbers are written on the cells of small tensors
-    (white on the darkest cells)."""
+    blue for positive around a white zero (ColorBrewer's RdBu, safe for colour-blind readers);
+    the numbers, signs included, are written on the cells of small tensors (white on the
+    darkest cells)."""
     n_cols = int(data["column"].max()) + 1
     labelled = len(data) <= CELL_TEXT_LIMIT
     step = 44 if labelled else max(4, min(28, MAX_HEATMAP_WIDTH // n_cols))
@@ -58,12 +61,14 @@ def epsilon_sweep(sweep: pd.DataFrame, chosen_eps: float) -> alt.LayerChart:
                 title="epsilon (step of the central difference)"),
         y=alt.Y("size:Q", scale=alt.Scale(type="log"), axis=alt.Axis(format="~e"),
                 title="error against the analytic gradient"),
-        color=alt.Color("error:N", title=None, legend=alt.Legend(orient="bottom")),
+        color=alt.Color("error:N", title=None, legend=alt.Legend(orient="bottom"),
+                        scale=alt.Scale(range=[OKABE_ITO["blue"], OKABE_ITO["orange"]])),
+        shape=alt.Shape("error:N", legend=alt.Legend(orient="bottom", title=None)),
         tooltip=[
             alt.Tooltip("eps:Q", format=".0e"), "error:N", alt.Tooltip("size:Q", format=".3e")
         ],
     )
     rule = alt.Chart(pd.DataFrame({"eps": [chosen_eps]})).mark_rule(
-        strokeDash=[6, 4], strokeWidth=2, color="#d97706"
+        strokeDash=[6, 4], strokeWidth=2, color=OKABE_ITO["reddish_purple"]
     ).encode(x="eps:Q")
     return (lines + rule).properties(height=360)

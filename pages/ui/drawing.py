@@ -1,42 +1,102 @@
-"""The graph's drawing, as the Build and Graph pages show it, and the legend that explains it."""
+"""The graph's drawing, as the Build, Graph and Gradients pages show it, and its legend.
+
+Graphviz's `dot` (the apt package in packages.txt) makes the SVG on the server and a component
+of ours (graph_drawing/) shows it: fitted to the width, zoomable and pannable, in the theme's
+colours, with each node's hover text. `st.graphviz_chart` could not show the sidebar's Font size:
+its container styles every element inside it, SVG text included, with one small font size
+(`"& *": {fontSize: ...}` in Streamlit's GraphVizChart), and a CSS rule beats the `font-size`
+attribute Graphviz writes on each text. The component keeps the SVG in its own shadow root,
+where no page style reaches. Where `dot` is missing, `st.graphviz_chart` still draws the graph.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import streamlit as st
 
-from pages.ui import cached
+from pages.ui import cached, keys
 from pages.ui import session as state
+from playground import render
+
+ALT = "Computation graph with values and gradients"
+_ASSETS = Path(__file__).with_name("graph_drawing")
+_COMPONENT = st.components.v2.component(
+    "graph_drawing",
+    css=(_ASSETS / "drawing.css").read_text(encoding="utf-8"),
+    js=(_ASSETS / "vendor" / "panzoom-4.6.2.min.js").read_text(encoding="utf-8") + "\n"
+    + (_ASSETS / "drawing.js").read_text(encoding="utf-8"),
+)
+
+
+def sources(spec_json: str) -> list[tuple[str, str]]:
+    """(rankdir, DOT source) of each layout the sidebar's options allow, widest first."""
+    opts = state.options()
+    return [(rankdir, cached.dot(spec_json, opts.show, rankdir, opts.font_size, opts.compact))
+            for rankdir in opts.layouts(len(state.spec().names_of("op")))]
 
 
 def drawing_source(spec_json: str) -> str:
-    """The DOT source of the drawing, with the sidebar's display options."""
-    opts = state.options()
-    rankdir = opts.layout_for(len(state.spec().names_of("op")))
-    return cached.dot(spec_json, opts.show, rankdir, opts.font_size, opts.compact)
+    """The DOT source of the drawing's first layout, for the Graph page's downloads."""
+    return sources(spec_json)[0][1]
 
 
-def drawing(spec_json: str) -> None:
-    """The graph drawn in the browser, with a hint when it is too big to read."""
-    opts, n_nodes, n_ops = state.options(), len(state.spec()), len(state.spec().names_of("op"))
+def drawing(spec_json: str, selected: str | None = None,
+            on_select: Callable[[str], None] | None = None) -> None:
+    """The graph drawn with the sidebar's options, with a hint when it is too big to read.
+
+    `selected` is outlined; with `on_select`, a click on a node calls it with the node's name.
+    """
+    opts, n_nodes = state.options(), len(state.spec())
     if opts.crowded(n_nodes):
         st.info(f"This graph has {n_nodes} nodes: turn on **Compact drawing** in the sidebar to "
                 "keep it legible.", icon=":material/info:")
-    elif opts.shrinks_across(n_ops):
-        st.caption("A wide drawing shrinks to fit the page: the **Down** layout in the sidebar "
-                   "keeps its text large.")
-    st.graphviz_chart(drawing_source(spec_json),
-                      alt="Computation graph with values and gradients")
+    show(sources(spec_json), selected, on_select)
+
+
+def show(layouts: list[tuple[str, str]], selected: str | None = None,
+         on_select: Callable[[str], None] | None = None) -> None:
+    """Draw (rankdir, DOT source) layouts, widest first: the browser shows the first that fits
+    its width at full size, else the last. Without an SVG for each (no `dot` program, or a graph
+    over its limits) the browser lays out the last one itself, without zoom or theme colours."""
+    svgs = [cached.svg(dot)[0] for _, dot in layouts]
+    if None in svgs:
+        st.graphviz_chart(layouts[-1][1], alt=ALT)
+        return
+    callbacks = {"on_node_change": lambda: _picked(on_select)} if on_select else {}
+    _COMPONENT(
+        key=keys.DRAWING,
+        data={
+            "drawings": [{"rankdir": rankdir, "svg": svg}
+                         for (rankdir, _), svg in zip(layouts, svgs)],
+            "selected": selected,
+            "clickable": on_select is not None,
+            "highlight": render.HIGHLIGHT,
+            "label": ALT,
+        },
+        **callbacks,
+    )
+    st.caption("Scroll or pinch to zoom, drag to move, **⤢** to fit the width again; hover over "
+               "a node for its full value and gradient"
+               + ("; click a node to see it in detail." if on_select else "."))
+
+
+def _picked(on_select: Callable[[str], None]) -> None:
+    name = st.session_state[keys.DRAWING]["node"]
+    if name is not None:
+        on_select(name)
 
 
 def legend() -> None:
-    """What the shapes and colours of the drawing mean."""
+    """What the shapes, borders and colours of the drawing mean (colour is never the only cue)."""
     st.markdown(
         "**Reading the drawing**\n\n"
         "- :blue-background[input]: a leaf that requires grad; backward fills in its gradient\n"
-        "- :gray-background[constant]: a leaf without gradient\n"
+        "- :gray-background[constant]: a leaf without gradient, with rounded corners\n"
         "- :orange-background[oval]: the operation that made the record it points to\n"
-        "- :green-background[output]: where backward starts, with gradient 1\n"
-        "- :red-background[flagged]: NaN or infinity first appears here\n\n"
+        "- :green-background[output]: thick border; backward starts here, with gradient 1\n"
+        "- :red-background[flagged]: dashed border and ⚠; NaN or infinity first appears here\n\n"
         "Each record reads *name | shape | value | grad*. A gradient is d(output)/d(node): "
         "how much the output moves per unit change of that node."
     )

@@ -77,7 +77,7 @@ def _draw() -> st.Page:
         page_title="Autograd Playground",
         page_icon=":material/hub:",
         layout="wide",
-        initial_sidebar_state="expanded",
+        initial_sidebar_state="auto",  # collapsed on phones, open on wider screens
     )
     chosen = navigation()
     session.ensure_state()

@@ -88,10 +88,9 @@ def _display_controls() -> None:
         format_func=view.RANKDIR_LABELS.get,
         key=keys.RANKDIR,
         required=True,
-        help="Across: left to right, as micrograd draws; a wide drawing shrinks to fit. Down: "
-        "top to bottom, where the page scrolls and the text keeps its size. Auto: across for "
-        f"up to {view.AUTO_LR_MAX_OPS} operations at font sizes up to "
-        f"{view.AUTO_LR_MAX_FONT}, down otherwise.",
+        help="Across: left to right, as micrograd draws. Down: top to bottom, which suits "
+        "narrow screens. Auto: across when the drawing fits the width at full size (graphs of "
+        f"up to {view.AUTO_LR_MAX_OPS} operations), down otherwise.",
         on_change=_copy_option,
         args=(keys.RANKDIR, "rankdir"),
     )
@@ -100,8 +99,8 @@ def _display_controls() -> None:
         "Font size (projectors: 20+)",
         min_value=view.FONT_SIZES[0],
         max_value=view.FONT_SIZES[1],
-        help="Bigger text in the drawing. With the Auto layout, sizes above "
-        f"{view.AUTO_LR_MAX_FONT} draw the graph downwards so the text is not shrunk.",
+        help="The drawing's text size. A drawing wider than the page starts shrunk to fit "
+        "its width: zoom in with the mouse wheel, a pinch or the + button on the drawing.",
         key=keys.FONT,
         on_change=_copy_option,
         args=(keys.FONT, "font_size"),

@@ -14,6 +14,9 @@ on every run (test_every_page_runs_through_the_entry_script checks it).
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -26,6 +29,7 @@ ENTRY = ROOT / "streamlit_app.py"
 PAGES = ("pages/build.py", "pages/graph.py", "pages/gradients.py", "pages/gradient_check.py")
 BUILD, GRAPH, GRADIENTS, GRADIENT_CHECK = PAGES  # as AppTest.switch_page takes them
 TIMEOUT_S = 60
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def new_app(query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
@@ -58,11 +62,49 @@ def spec_of(at: AppTest) -> GraphSpec:
     return at.session_state[keys.HISTORY].current
 
 
-def dot_of(at: AppTest) -> str:
-    """The DOT source of the drawing on the current page."""
-    charts = at.get("graphviz_chart")
-    assert len(charts) == 1, f"expected one drawing, found {len(charts)}"
-    return charts[0].proto.spec
+@dataclass(frozen=True)
+class Drawing:
+    """The drawing on a page, as pages/ui/drawing.py sends it: one SVG per layout, widest first."""
+
+    layouts: tuple[str, ...]
+    svg: str  # the first layout's
+    selected: str | None
+    clickable: bool
+
+    def _nodes(self) -> dict[str, ET.Element]:
+        return {g.findtext(f"{SVG}title"): g for g in ET.fromstring(self.svg).iter(f"{SVG}g")
+                if "node" in g.get("class", "").split()}
+
+    @property
+    def names(self) -> list[str]:
+        """The tensors drawn (an op's oval is titled ``<name>#op``)."""
+        return [name for name in self._nodes() if not name.endswith("#op")]
+
+    def texts(self, name: str) -> list[str]:
+        """The lines of text of node ``name``'s record, top to bottom."""
+        return [t.text for t in self._nodes()[name].iter(f"{SVG}text")]
+
+    def role(self, name: str) -> str:
+        """The role class of node ``name``: input, const, op, output or flag."""
+        return self._nodes()[name].get("class").split()[1]
+
+    @property
+    def text(self) -> str:
+        """Every line of text in the drawing, one per line."""
+        return "\n".join(t.text for t in ET.fromstring(self.svg).iter(f"{SVG}text"))
+
+    @property
+    def font_size(self) -> float:
+        return float(next(ET.fromstring(self.svg).iter(f"{SVG}text")).get("font-size"))
+
+
+def drawing_of(at: AppTest) -> Drawing:
+    """The drawing on the current page (the component's data; AppTest runs no JavaScript)."""
+    drawings = at.get("bidi_component")
+    assert len(drawings) == 1, f"expected one drawing, found {len(drawings)}"
+    data = json.loads(drawings[0].proto.json)
+    return Drawing(tuple(d["rankdir"] for d in data["drawings"]), data["drawings"][0]["svg"],
+                   data["selected"], data["clickable"])
 
 
 def errors_of(at: AppTest) -> list[str]:

@@ -10,7 +10,7 @@ from app_helpers import (
     PAGES,
     ROOT,
     TIMEOUT_S,
-    dot_of,
+    drawing_of,
     new_app,
     open_page,
     run,
@@ -55,7 +55,7 @@ def test_a_page_file_given_as_the_main_script_draws_its_frame_without_rerunning_
         run(at)
         assert [t.value for t in at.title] == ["Graph"]
         assert spec_of(at) == presets.get(presets.DEFAULT_KEY).spec
-        assert "grad 4.0000" in dot_of(at)
+        assert "grad 4.0000" in drawing_of(at).text
 
 
 def test_the_only_scripts_in_pages_are_the_four_pages():
@@ -67,10 +67,10 @@ def test_the_only_scripts_in_pages_are_the_four_pages():
 
 def test_graph_page_draws_values_and_gradients_and_highlights_the_output(app):
     open_page(app, GRAPH)
-    dot = dot_of(app)
-    assert "value 8.0000" in dot and "grad 1.0000" in dot  # the output d
-    assert '"d" [shape=record' in dot and "#dcfce7" in dot  # the output's fill
-    assert "grad 4.0000" in dot
+    drawn = drawing_of(app)
+    assert drawn.texts("d") == ["d", "scalar", "value 8.0000", "grad 1.0000"]
+    assert drawn.role("d") == "output"
+    assert "grad 4.0000" in drawn.texts("a")
 
 
 def test_graph_page_offers_every_download_made_only_when_pressed():
@@ -97,8 +97,8 @@ def test_display_option_picks_the_numbers_on_each_node(app, show, present, absen
     open_page(app, GRAPH)
     app.segmented_control(key=keys.SHOW).set_value(show)
     run(app)
-    assert present in dot_of(app)
-    assert absent not in dot_of(app)
+    assert present in drawing_of(app).text
+    assert absent not in drawing_of(app).text
 
 
 def test_layout_and_font_size_reach_the_drawing(app):
@@ -106,8 +106,8 @@ def test_layout_and_font_size_reach_the_drawing(app):
     app.segmented_control(key=keys.RANKDIR).set_value("TB")
     app.slider(key=keys.FONT).set_value(24)
     run(app)
-    assert "rankdir=TB" in dot_of(app)
-    assert "fontsize=24" in dot_of(app)
+    assert drawing_of(app).layouts == ("TB",)
+    assert drawing_of(app).font_size == 24
 
 
 def test_gradients_page_tables_every_node_with_its_gradient(app):
@@ -168,24 +168,45 @@ def test_a_too_large_epsilon_fails_the_check_with_truncation_error():
     assert "differ from the finite-difference estimate" in at.error[0].value
 
 
-def test_auto_layout_draws_small_graphs_left_to_right_and_large_ones_top_to_bottom():
+def test_auto_layout_sends_small_graphs_across_and_down_and_large_ones_down():
     mlp = share.encode(presets.get("mlp").spec)
     small = run(new_app(page=GRAPH))
-    assert "rankdir=LR" in dot_of(small)
+    assert drawing_of(small).layouts == ("LR", "TB")  # the browser keeps the one that fits
     large = run(new_app(query={"graph": mlp}, page=GRAPH))
-    assert "rankdir=TB" in dot_of(large)
+    assert drawing_of(large).layouts == ("TB",)
     chosen = run(new_app(query={"graph": mlp, "dir": "LR"}, page=GRAPH))
-    assert "rankdir=LR" in dot_of(chosen)
+    assert drawing_of(chosen).layouts == ("LR",)
 
 
-def test_auto_layout_turns_downwards_when_the_font_grows(app):
+def test_a_bigger_font_keeps_both_layouts_and_reaches_every_record(app):
     open_page(app, GRAPH)
     app.slider(key=keys.FONT).set_value(24)
     run(app)
-    assert "rankdir=TB" in dot_of(app)
+    assert drawing_of(app).layouts == ("LR", "TB") and drawing_of(app).font_size == 24
     app.segmented_control(key=keys.RANKDIR).set_value("LR")
     run(app)
-    assert "rankdir=LR" in dot_of(app) and "fontsize=24" in dot_of(app)
+    assert drawing_of(app).layouts == ("LR",) and drawing_of(app).font_size == 24
+
+
+def test_without_graphviz_the_browser_draws_the_dot_source(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda _: None)
+    unseen = parse("no_dot = 1.5\nsquared = no_dot * no_dot\n")  # an SVG nobody cached yet
+    at = run(new_app(query={"graph": share.encode(unseen)}, page=GRAPH))
+    charts = at.get("graphviz_chart")
+    assert len(charts) == 1 and not at.get("bidi_component")
+    assert "rankdir=TB" in charts[0].proto.spec and "grad 3.0000" in charts[0].proto.spec
+
+
+def test_a_node_clicked_in_the_drawing_opens_in_the_gradients_detail():
+    at = run(new_app(page=GRADIENTS))
+    drawn = drawing_of(at)
+    assert drawn.clickable and drawn.selected == "a"  # the first input, by default
+    at.session_state[keys.DETAIL_NODE] = "c"  # what the component's click callback sets
+    run(at)
+    assert drawing_of(at).selected == "c"
+    assert at.selectbox(key=keys.DETAIL_WIDGET).value == "c"
+    assert any(r"\frac{\partial \mathit{c}}{\partial \mathit{a}} = \mathit{b} = 3.0000" in x.value
+               for x in at.latex)
 
 
 def test_a_huge_tensor_is_tabled_not_drawn_as_a_heatmap():

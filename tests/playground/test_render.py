@@ -9,7 +9,17 @@ import pytest
 from playground import evaluate, parse
 from playground.evaluate import NodeResult, Result
 from playground.presets import PRESETS, get
-from playground.render import record_escape, to_ascii, to_dot, to_svg
+from playground.render import (
+    HIGHLIGHT,
+    OKABE_ITO,
+    formula,
+    record_escape,
+    tint,
+    to_ascii,
+    to_dot,
+    to_svg,
+    tooltip,
+)
 
 
 def _node(name, kind, value, grad=None, op=None, operands=(), attrs=None, flag=None):
@@ -37,6 +47,13 @@ def _statement(dot, node_id):
     return match.group(1)
 
 
+def _attr(statement, name):
+    """One attribute's quoted value in a node statement (the label, the tooltip, a colour)."""
+    match = re.search(r"(?<![a-z])" + name + r'="((?:[^"\\]|\\.)*)"', statement)
+    assert match, f"no {name} in {statement}"
+    return match.group(1)
+
+
 def test_each_tensor_is_a_record_with_name_shape_value_and_grad():
     dot = to_dot(classic_result())
     assert 'label="{ a | scalar | value 2.0000 | grad 4.0000 }"' in _statement(dot, "a")
@@ -57,8 +74,8 @@ def test_layout_is_left_to_right_by_default_and_top_to_bottom_on_request():
 
 
 def test_show_value_or_grad_leaves_out_the_other_number():
-    values_only = _statement(to_dot(classic_result(), show="value"), "a")
-    grads_only = _statement(to_dot(classic_result(), show="grad"), "a")
+    values_only = _attr(_statement(to_dot(classic_result(), show="value"), "a"), "label")
+    grads_only = _attr(_statement(to_dot(classic_result(), show="grad"), "a"), "label")
     assert "value 2.0000" in values_only and "grad" not in values_only
     assert "grad 4.0000" in grads_only and "value" not in grads_only
 
@@ -96,8 +113,30 @@ def test_every_fill_is_light_and_every_text_dark_for_both_themes():
 def test_flagged_node_carries_its_message_in_the_record_and_tooltip():
     dot = to_dot(classic_result(flag="division by zero gives inf"))
     statement = _statement(dot, "d")
-    assert 'tooltip="division by zero gives inf"' in statement
-    assert "⚠ division by zero gives inf" in statement
+    assert "⚠ division by zero gives inf" in _attr(statement, "label")
+    assert _attr(statement, "tooltip").endswith(r"\n⚠ division by zero gives inf")
+
+
+def test_every_node_has_a_tooltip_with_its_formula_full_value_and_gradient():
+    dot = to_dot(classic_result())
+    assert _attr(_statement(dot, "c"), "tooltip") == (
+        r"c = mul(a, b)\nshape scalar\nvalue 6.0000\ngrad 1.0000")
+    assert _attr(_statement(dot, "d"), "tooltip").startswith(r"d = add(c, a)  (the output)\n")
+    assert _attr(_statement(dot, "a"), "tooltip").startswith(r"a (input)\n")
+    assert _attr(_statement(dot, "c#op"), "tooltip") == "c = mul(a, b)"
+
+
+def test_a_tooltip_lists_every_entry_the_record_summarises():
+    nodes = (_node("x", "input", np.arange(20.0), np.ones(20)),)
+    result = Result(spec=None, output="x", seeded_with_ones=True, nodes=nodes)
+    record, hover = _attr(_statement(to_dot(result), "x"), "label"), tooltip(nodes[0], result)
+    assert "18.0000" not in record and "18.0000, 19.0000]" in hover and "min" not in hover
+
+
+def test_formula_names_the_op_its_operands_and_its_settings():
+    s = _node("s", "op", 3.0, 1.0, op="sum", operands=("x",), attrs={"axis": 0, "keepdims": None})
+    assert formula(s) == "s = sum(x, axis=0)"
+    assert formula(_node("k", "const", 1.0)) == "k (constant)"
 
 
 def test_font_size_is_passed_to_graphviz_for_projectors():
@@ -114,7 +153,7 @@ def test_compact_mode_drops_op_ovals_and_names_the_op_in_the_record():
 def test_compact_mode_keeps_only_the_shape_of_large_tensors():
     nodes = (_node("x", "input", np.arange(12.0).reshape(3, 4), np.ones((3, 4))),)
     result = Result(spec=None, output="x", seeded_with_ones=True, nodes=nodes)
-    statement = _statement(to_dot(result, compact=True), "x")
+    statement = _attr(_statement(to_dot(result, compact=True), "x"), "label")
     assert "(3, 4)" in statement and "value" not in statement and "grad" not in statement
 
 
@@ -149,12 +188,14 @@ def test_escaped_labels_survive_graphviz(tmp_path):
     assert "&lt;angles&gt;" in svg
 
 
-def test_svg_contains_every_node_name():
+def test_svg_contains_every_node_name_role_and_tooltip():
     if shutil.which("dot") is None:
         pytest.skip("the dot program is not installed")
     svg = to_svg(to_dot(classic_result()))
     for name in ("a", "b", "c", "d"):
         assert f"<title>{name}</title>" in svg
+    assert 'class="node input"' in svg and 'class="node output"' in svg
+    assert 'xlink:title="c = mul(a, b)&#10;shape scalar&#10;value 6.0000' in svg
 
 
 def test_svg_is_none_when_dot_is_missing(monkeypatch):
@@ -203,10 +244,35 @@ def test_an_op_with_attributes_shows_them_in_its_oval():
 def test_an_evaluated_flag_and_output_get_their_styles():
     result = evaluate(get("softmax_naive").spec)
     dot = to_dot(result)
-    assert 'fillcolor="#fee2e2"' in _statement(dot, "e")
-    assert "⚠ exp gives inf" in _statement(dot, "e")
-    assert 'fillcolor="#dcfce7"' in _statement(dot, "L")
-    assert 'fillcolor="#fee2e2"' not in _statement(dot, "p")
+    assert 'class="flag"' in _statement(dot, "e")
+    assert "⚠ exp gives inf" in _attr(_statement(dot, "e"), "label")
+    assert 'class="output"' in _statement(dot, "L")
+    assert 'class="flag"' not in _statement(dot, "p")
+
+
+def test_every_colour_that_carries_meaning_is_okabe_ito_and_never_colour_alone():
+    dot = to_dot(classic_result(flag="division by zero gives inf"))
+    looks = {}
+    for node_id, role in (("a", "input"), ("c", "op"), ("c#op", "oval"), ("d", "flag")):
+        statement = _statement(dot, node_id)
+        assert _attr(statement, "class") == role
+        looks[role] = (_attr(statement, "color"), _attr(statement, "style"),
+                       re.search(r"penwidth=([0-9.]+)", statement).group(1))
+        assert _attr(statement, "fillcolor") == tint(looks[role][0])
+    output = _statement(to_dot(classic_result()), "d")
+    looks["output"] = (_attr(output, "color"), _attr(output, "style"),
+                       re.search(r"penwidth=([0-9.]+)", output).group(1))
+    for role in ("input", "oval", "flag", "output"):
+        assert looks[role][0] in OKABE_ITO.values(), role
+    assert HIGHLIGHT in OKABE_ITO.values()
+    # green output and vermillion flag also differ in border style and width, and a flag says ⚠
+    assert looks["flag"][1:] != looks["output"][1:] and "dashed" in looks["flag"][1]
+    assert len({look[1:] for look in looks.values()} | {("rounded",)}) >= 4
+
+
+def test_tint_mixes_a_colour_with_white():
+    assert tint("#000000", 0.2) == "#cccccc"
+    assert tint("#0072b2", 1.0) == "#0072b2" and tint("#0072b2", 0.0) == "#ffffff"
 
 
 @pytest.mark.parametrize("compact", [False, True])

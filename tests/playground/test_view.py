@@ -77,27 +77,18 @@ def test_reading_any_parameters_never_raises(query):
     assert all(isinstance(line, str) for line in ignored)
 
 
-@pytest.mark.parametrize(("options", "n_ops", "rankdir"), [
-    (Options(), 0, "LR"),
-    (Options(), view.AUTO_LR_MAX_OPS, "LR"),  # micrograd's classic graph has 2 ops
-    (Options(), view.AUTO_LR_MAX_OPS + 1, "TB"),
-    (Options(font_size=view.AUTO_LR_MAX_FONT), 2, "LR"),
-    (Options(font_size=view.AUTO_LR_MAX_FONT + 1), 2, "TB"),  # a projector's font
-    (Options(rankdir="LR"), 50, "LR"),  # a chosen direction is kept
-    (Options(rankdir="TB"), 1, "TB"),
+@pytest.mark.parametrize(("options", "n_ops", "layouts"), [
+    (Options(), 0, ("LR", "TB")),
+    (Options(), view.AUTO_LR_MAX_OPS, ("LR", "TB")),  # micrograd's classic graph has 2 ops
+    (Options(), view.AUTO_LR_MAX_OPS + 1, ("TB",)),
+    (Options(font_size=40), 2, ("LR", "TB")),  # the browser measures whether across fits
+    (Options(rankdir="LR"), 50, ("LR",)),  # a chosen direction is kept
+    (Options(rankdir="TB"), 1, ("TB",)),
 ])
-def test_auto_layout_goes_across_for_small_graphs_at_normal_fonts_and_down_otherwise(
-    options, n_ops, rankdir
+def test_auto_layout_offers_across_then_down_for_small_graphs_and_down_for_large_ones(
+    options, n_ops, layouts
 ):
-    assert options.layout_for(n_ops) == rankdir
-
-
-def test_a_chosen_across_layout_warns_only_where_auto_would_go_down():
-    across = Options(rankdir="LR")
-    assert not across.shrinks_across(view.AUTO_LR_MAX_OPS)
-    assert across.shrinks_across(view.AUTO_LR_MAX_OPS + 1)
-    assert Options(rankdir="LR", font_size=view.AUTO_LR_MAX_FONT + 1).shrinks_across(1)
-    assert not Options().shrinks_across(100)  # auto never shrinks: it goes down
+    assert options.layouts(n_ops) == layouts
 
 
 def test_a_large_graph_is_crowded_until_the_drawing_is_compact():
