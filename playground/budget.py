@@ -29,6 +29,7 @@ import numpy as np
 
 from . import limits
 from .errors import SpecError
+from .registry import conv as _conv
 from .registry import indexing as _indexing
 from .registry import linalg as _linalg
 from .registry import reduce as _reduce
@@ -202,6 +203,7 @@ RULES: Mapping[str, Rule] = {
     "stack": _stack,
     "concatenate": _concatenate,
     **_indexing.SHAPE_RULES, **_linalg.SHAPE_RULES, **_reduce.SHAPE_RULES, **_shape.SHAPE_RULES,
+    **_conv.SHAPE_RULES,
 }
 """Op name -> its shape rule. Every op of ``playground.registry`` has one (a test checks it, and
 that each rule agrees with the engine on the registry's test cases)."""
@@ -241,6 +243,8 @@ def op_work(op: str, operand_shapes: list[Shape], out: Shape) -> int:
     if op in ("matmul", "linear", "bmm"):
         inner = operand_shapes[0][-1] if operand_shapes[0] else 1
         work += math.prod(out) * inner // MACS_PER_UNIT
+    elif op in ("conv1d", "conv2d"):  # each output element: a filter of C/groups x kernel
+        work += math.prod(out) * math.prod(operand_shapes[1][1:]) // MACS_PER_UNIT
     return work
 
 

@@ -20,6 +20,7 @@ from pages.ui import keys
 from playground import SpecError, limits
 from playground.expr import parse_value
 from playground.registry import Attr, OpInfo
+from playground.registry.attrs import PAD_MODES
 from playground.spec import GENERATORS
 
 VALUE_MODES = {"number": "Number", "list": "List", "generator": "Generator"}
@@ -241,6 +242,46 @@ def _read_sizes(key: str, attr: Attr):
     return sizes[0] if len(sizes) == 1 else sizes
 
 
+def _optional_unset(key: str, attr: Attr) -> bool:
+    """An optional attribute whose default is None and whose "set" box is off (see below)."""
+    return (not attr.required and attr.default is None
+            and not st.session_state.get(keys.attr_on(key)))
+
+
+def _draw_size(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    start = _start(attr)
+    if not attr.required and attr.default is None and not st.checkbox(
+            f"set {attr.name}", value=start is not None, key=keys.attr_on(key)):
+        return
+    _ints_widgets(key, attr.name, 1, start if isinstance(start, tuple) else (start or 1,))
+
+
+def _read_size(key: str, attr: Attr):
+    return None if _optional_unset(key, attr) else _read_sizes(key, attr)
+
+
+PADDING_KINDS = ("sizes", "same", "valid")
+
+
+def _draw_padding(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    if st.selectbox(f"{attr.name}: kind", PADDING_KINDS, key=keys.attr_on(key)) == "sizes":
+        _ints_widgets(key, attr.name, 0, (_start(attr),) if isinstance(_start(attr), int)
+                      else (0,))
+
+
+def _read_padding(key: str, attr: Attr):
+    kind = field(keys.attr_on(key), attr.name)
+    return _read_sizes(key, attr) if kind == "sizes" else kind
+
+
+def _draw_pads(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    _ints_widgets(key, attr.name, -limits.MAX_ELEMENTS, _start(attr) or (1, 1))
+
+
+def _draw_pad_mode(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    st.selectbox(attr.name, PAD_MODES, key=key)
+
+
 ATTR_WIDGETS = {
     "bool": (_draw_bool, _read_bool),
     "float": (_draw_float, _read_float),
@@ -255,6 +296,10 @@ ATTR_WIDGETS = {
     "norm_p": (_draw_text, _read_text),
     "sizes": (_draw_sizes, _read_sizes),
     "count": (_draw_count, _read_int),
+    "size": (_draw_size, _read_size),
+    "padding": (_draw_padding, _read_padding),
+    "pads": (_draw_pads, _read_ints_attr),
+    "pad_mode": (_draw_pad_mode, _read_text),
 }
 """Attribute type (playground.registry.ATTR_TYPES) -> (draw its widget, read its value)."""
 

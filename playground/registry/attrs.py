@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
+from autograd.ops.conv import PAD_MODES
+
 from .. import limits
 from ..errors import SpecError
 from .entry import OpInfo
@@ -151,6 +153,47 @@ def _count(value) -> int:
     return value
 
 
+def _size(value):
+    """A window's size, stride, dilation or groups, or a pooled output size: a whole number of
+    at least 1, or a tuple of them (None keeps that axis, as adaptive pooling allows), or None."""
+    if value is None:
+        return None
+    sizes = _ints(value, "a whole number such as 2, or a tuple such as (2, 3)") if not (
+        isinstance(value, list | tuple) and None in value) else tuple(value)
+    if not 1 <= len(sizes) <= 3 or any(
+            v is not None and not (_is_int(v) and 1 <= v <= limits.MAX_ELEMENTS) for v in sizes):
+        raise ValueError(f"must be a whole number from 1 to {limits.MAX_ELEMENTS:,}, or a tuple "
+                         "of one to three of them, such as 2 or (2, 3)")
+    return sizes[0] if _is_int(value) else sizes
+
+
+def _padding(value):
+    """A convolution's or pooling's padding: "same", "valid", or sizes of 0 or more."""
+    if value in ("same", "valid"):
+        return value
+    sizes = _ints(value, 'a whole number such as 1, a tuple such as (1, 2), "same" or "valid"')
+    if not 1 <= len(sizes) <= 3 or any(not 0 <= v <= limits.MAX_ELEMENTS for v in sizes):
+        raise ValueError('must be a whole number of 0 or more, a tuple of one to three of them, '
+                         '"same" or "valid"')
+    return sizes[0] if _is_int(value) else sizes
+
+
+def _pads(value) -> tuple[int, ...]:
+    """F.pad's amounts: (before, after) pairs, last axis first; negative amounts crop."""
+    pads = _ints(value, "a tuple of (before, after) amounts such as (1, 1) or (1, 1, 2, 2)")
+    if not pads or len(pads) % 2 or len(pads) > 2 * limits.MAX_NDIM or any(
+            abs(v) > limits.MAX_ELEMENTS for v in pads):
+        raise ValueError("must list (before, after) amounts in pairs, last axis first, such as "
+                         "(1, 1) or (1, 1, 2, 2)")
+    return pads
+
+
+def _pad_mode(value) -> str:
+    if value not in PAD_MODES:
+        raise ValueError("must be " + ", ".join(f'"{mode}"' for mode in PAD_MODES))
+    return value
+
+
 ATTR_TYPES: Mapping[str, Callable] = {
     "dim": _dim,
     "axis": _axis,
@@ -165,6 +208,10 @@ ATTR_TYPES: Mapping[str, Callable] = {
     "sizes": _sizes,
     "count": _count,
     "approximate": _approximate,
+    "size": _size,
+    "padding": _padding,
+    "pads": _pads,
+    "pad_mode": _pad_mode,
 }
 """Attribute type name -> function returning the canonical value or raising ValueError."""
 

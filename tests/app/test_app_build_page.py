@@ -274,11 +274,12 @@ def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list(
 
 
 TWO_MATRICES = (
+    "K4 = [[[[0.5]], [[-1.0]]], [[[0.2]], [[0.3]]]]\ncols = randn(1, 8, 4, seed=5)\n"
     "v = [0.5, -1.0]\nS = [[[0.2, 0.7], [0.4, 0.9]], [[0.1, 0.5], [0.3, 0.6]]]\n"
     "I = const([[1.0, 0.0], [0.0, 1.0]])\n"  # before t, A and B: the defaults stay theirs
     "t = const([0.0, 1.0])\nA = [[0.2, 0.7], [0.4, 0.9]]\nB = [[0.1, 0.5], [0.3, 0.6]]\n"
 )
-CHOSEN = {"A", "B", "v", "S"}
+CHOSEN = {"A", "B", "v", "S", "K4", "cols"}
 """The nodes an op is added on (t and I are constants that only index, mask or shift)."""
 NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: operand choices
     "cross_entropy": {keys.add_operand(2, 1): "t"},  # class indices, not a matrix
@@ -292,6 +293,14 @@ NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: ope
     "masked_fill": {keys.add_operand(2, 1): "I"},  # a mask of 0s and 1s
     "scatter_add": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "I",
                     keys.add_operand(3, 2): "B"},
+    # images: S is one 2 x 2 image of 2 channels, K4 two 1 x 1 filters, cols unfold's columns
+    "conv1d": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "S",
+               keys.add_operand(3, 2): "v"},  # A: 2 channels of length 2, S: 2 filters
+    "conv2d": {keys.add_operand(3, 0): "S", keys.add_operand(3, 1): "K4",
+               keys.add_operand(3, 2): "v"},
+    **{op: {keys.add_operand(1, 0): "S"} for op in ("max_pool2d", "avg_pool2d",
+                                                    "adaptive_avg_pool2d", "unfold")},
+    "fold": {keys.add_operand(1, 0): "cols"},
 }
 
 

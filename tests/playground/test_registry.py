@@ -142,6 +142,7 @@ PIECEWISE_LINEAR = {
     "minimum", "clip", "where", "floor", "ceil", "trunc", "clone",
     "cumsum", "flip", "roll", "repeat", "tile", "tril", "triu", "split", "chunk", "unbind",
     "gather", "scatter_add", "masked_fill",
+    "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pad", "unfold", "fold",
 }
 """Ops whose first derivative does not depend on their inputs: their gradient is not connected to
 the inputs, so a second derivative is an error, as in PyTorch."""
