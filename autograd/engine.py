@@ -125,6 +125,7 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
     captured = {} if wanted is not None else None
     ready = [fn for fn, count in uses.items() if count == 0]
     on_arrays = not create_graph
+    summed = set() if on_arrays else None  # ids of leaf-gradient arrays this walk made
     while ready:
         fn = ready.pop()
         grad = grads.pop(fn, None)
@@ -146,34 +147,49 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
         for edge, g in zip(edges, input_grads):
             # Where the gradient goes (see Function.__slots__): a leaf's own entry in grads, or
             # the Function that made the input, which runs once all its uses have reported.
-            kind = type(edge)
-            if kind is Tensor:
+            if isinstance(edge, Tensor):  # a student's Tensor subclass too
                 child = edge.grad_fn
                 if child is None:  # a leaf, or a constant
-                    if g is None or not edge.requires_grad:
-                        continue
-                    target = edge
-                else:
-                    target = child
+                    if g is not None and edge.requires_grad:
+                        _add_leaf_gradient(grads, summed, edge, g, fn)
+                    continue
                 shape = edge.data.shape
-            elif kind is _WeakConstant:
+            elif type(edge) is _WeakConstant:
                 continue
             else:
-                target = child = edge
+                child = edge
                 shape = edge._shape
             if g is not None:
                 if g.shape != shape:
                     g = _reduce_to(g, shape, fn)
-                previous = grads.get(target)
-                grads[target] = g if previous is None else previous + g
-            if child is not None:
-                count = uses[child] - 1
-                uses[child] = count
-                if count == 0:
-                    ready.append(child)
+                previous = grads.get(child)
+                grads[child] = g if previous is None else previous + g
+            count = uses[child] - 1
+            uses[child] = count
+            if count == 0:
+                ready.append(child)
         if not retain_graph and fn._saved:
             fn._saved = None  # free what forward saved; Functions that saved nothing can rerun
     return grads, captured
+
+
+def _add_leaf_gradient(grads, summed, leaf, g, fn):
+    """Add ``g`` into the gradient ``leaf`` has gathered. From the third contribution on, the sum
+    is an array this walk made and nobody else sees (leaf entries never reach a backward), so
+    it grows in place rather than being made afresh each time; ``summed`` (None under
+    create_graph, where gradients are Tensors) holds those arrays' ids."""
+    shape = leaf.data.shape
+    if g.shape != shape:
+        g = _reduce_to(g, shape, fn)
+    previous = grads.get(leaf)
+    if previous is None:
+        grads[leaf] = g
+    elif summed is not None and id(previous) in summed:
+        previous += g
+    else:
+        previous = grads[leaf] = previous + g
+        if summed is not None and type(previous) is np.ndarray:  # not a NumPy scalar (0-d)
+            summed.add(id(previous))
 
 
 def _count_uses(roots):
@@ -193,7 +209,7 @@ def _count_uses(roots):
         else:
             edges = (fn._first, second) if fn._more is None else fn._edges()
         for edge in edges:
-            if type(edge) is Tensor:
+            if isinstance(edge, Tensor):
                 edge = edge.grad_fn
                 if edge is None:
                     continue
@@ -253,7 +269,7 @@ def _backward_on_tensors(fn, grad, create_graph):
 
 
 def _edge_dtype(edge):
-    if type(edge) is Tensor:
+    if isinstance(edge, Tensor):
         return edge.data.dtype
     return edge.dtype if type(edge) is _WeakConstant else edge._dtype
 

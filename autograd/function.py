@@ -141,11 +141,10 @@ class Function:
         # A saved array is alive, so an id equal to an input's or the output's array id means it
         # is that very array: two live objects never share an id.
         for edge in self._edges():
-            kind = type(edge)
-            if kind is Tensor:
+            if isinstance(edge, Tensor):
                 if edge.data is value:
                     return edge
-            elif kind is not _WeakConstant and edge._output_id == id(value):
+            elif type(edge) is not _WeakConstant and edge._output_id == id(value):
                 return edge._output_tensor(value)
         if id(value) == getattr(self, "_output_id", 0):
             return self._output_tensor(value)
@@ -190,10 +189,9 @@ class _WeakConstant(weakref.ref):
 
 
 def _input_tensor(edge):
-    kind = type(edge)
-    if kind is Tensor:
+    if isinstance(edge, Tensor):
         return edge
-    if kind is _WeakConstant:
+    if type(edge) is _WeakConstant:
         tensor = edge()
         return tensor if tensor is not None else _stand_in(edge.shape, edge.dtype, None)
     return edge._output_tensor()

@@ -149,3 +149,14 @@ def test_dropping_the_root_frees_a_graph_with_large_tensors_without_the_collecto
         refs = [weakref.ref(obj) for obj in (h, root, h.grad_fn, root.grad_fn)]
         del h, root
         assert [r() for r in refs] == [None] * len(refs)
+
+
+def test_a_students_tensor_subclass_flows_through_the_graph_like_a_tensor():
+    class Parameter(ag.Tensor):
+        pass
+
+    w = Parameter(np.array([1.0, 2.0]), requires_grad=True)
+    h = w * 3.0
+    (h * w).sum().backward()
+    np.testing.assert_array_equal(w.grad.data, 6.0 * w.data)
+    assert h.parents[0] is w

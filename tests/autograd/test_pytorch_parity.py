@@ -157,6 +157,24 @@ def test_an_optimizer_step_after_in_place_accumulation_matches_pytorch(rng):
     close(w, tw)
 
 
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_a_leaf_used_many_times_sums_every_use_like_pytorch(shape, rng):
+    """Its gradient is summed in place from the third use on: uses that share one array (x + x
+    passes the same gradient twice) and broadcast uses must all count."""
+    (x, tx), (y, ty) = both(rng.standard_normal(shape)), both(rng.standard_normal(shape))
+
+    def build(x, y):
+        total = x + x + y
+        for k in range(5):
+            total = total * 0.5 + x * float(k) + (x + y)
+        return (total * x).sum() + x.sum()
+
+    build(x, y).backward()
+    build(tx, ty).backward()
+    close(x.grad, tx.grad)
+    close(y.grad, ty.grad)
+
+
 # ------------------------------------------------------------------ hooks outlive their tensor
 
 
