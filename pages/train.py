@@ -41,7 +41,7 @@ controls.download_button("Weights", data=trainer.weights_npz, file_name="weights
                          help="The current weights and biases as a NumPy .npz file "
                               "(np.load reads it).")
 
-setup, live_area = st.columns([1, 3], gap="medium")
+setup, live_area = st.columns([1, 3.2], gap="medium")
 with setup:
     st.subheader("Data", divider="gray")
     training.setting(st.selectbox, "dataset", "Data set", options=list(choices.DATASETS),
@@ -114,7 +114,7 @@ def live() -> None:
                  "learning rate is too large for this network. Press Reset, then lower the "
                  "learning rate.", icon=":material/error:")
 
-    network_col, output_col = st.columns([3, 2])
+    network_col, output_col = st.columns([1.15, 1])
     with network_col:
         st.markdown("**Network**: each neuron's output over the plane, one row per layer; "
                     "edge width and colour are the weight's size and sign.")

@@ -21,7 +21,7 @@ from playground.training import settings as choices
 
 INTERVAL_S = 0.4
 """Seconds between two updates while training runs."""
-BUDGET_S = 0.08
+BUDGET_S = 0.06
 """Most seconds of training in one update; the pictures take the rest of the rerun."""
 SPEEDS = (1, 5, 10, 25, 50, 100, 250)
 """Steps per update offered while training runs."""
@@ -77,9 +77,12 @@ def sync_url() -> None:
 
 def share_link() -> str:
     """A link that opens this page with these settings (and freshly initialised weights)."""
-    base = (st.context.url or "").rstrip("/")
+    here = (st.context.url or "").rstrip("/")
+    path = frame.page("train.py").url_path
+    if not here.endswith("/" + path):
+        here += "/" + path
     query = urlencode(settings().to_query())
-    return f"{base}/{frame.page('train.py').url_path}" + (f"?{query}" if query else "")
+    return here + (f"?{query}" if query else "")
 
 
 def change(**fields) -> None:

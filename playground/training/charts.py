@@ -14,15 +14,21 @@ from .datasets import DOMAIN
 from .pictures import NetworkPicture
 
 ORANGE, ZERO, BLUE = "#f59322", "#e8eaeb", "#0877bd"
-DIVERGING = {"domain": [-1, 0, 1], "range": [ORANGE, ZERO, BLUE], "clamp": True}
-"""The colour scale of every heat map, point and weight: [-1, 1] through 0."""
+DIVERGING = {"domain": [-1, 0, 1], "range": [ORANGE, ZERO, BLUE], "clamp": True,
+             "interpolate": "rgb"}
+"""The colour scale of every heat map, point and weight: [-1, 1] through 0, mixed in RGB (Vega's
+default, HCL, passes through green on the way from orange to blue)."""
 PICK = "pick"
 """The name of the point selection on the data points (what a click chooses)."""
-LABEL_WIDTH = 64
+LABEL_WIDTH = 56
 """Pixels left of the network picture for the layer names."""
 LABEL_HEIGHT = 16
 """Pixels above the network picture for the input features' names."""
-BOUNDARY_SIZE = 400
+OVERLAP = 1.05
+"""Heat-map cells are drawn this much bigger than their spacing, so no hairline of background
+shows between neighbours (anti-aliasing would draw one)."""
+BOUNDARY_SIZE = 270
+"""Pixels of each side of the plane (axes and legend come on top)."""
 LINE_HEIGHT = 170
 
 
@@ -34,12 +40,11 @@ def boundary(grid: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
     axis = {"scale": {"domain": [-DOMAIN, DOMAIN], "nice": False}, "type": "quantitative"}
     what = "value" if regression else "class"
     return {
-        "width": BOUNDARY_SIZE, "height": BOUNDARY_SIZE,
+        "width": BOUNDARY_SIZE, "height": BOUNDARY_SIZE, "autosize": {"type": "pad"},
         "datasets": {"grid": grid, "points": points, "chosen": chosen},
         "layer": [
             {"data": {"name": "grid"}, "mark": {"type": "rect", "opacity": 0.8},
-             "transform": [{"calculate": f"datum.x + {cell}", "as": "x2"},
-                           {"calculate": f"datum.y + {cell}", "as": "y2"}],
+             "transform": _cell_corners(cell * OVERLAP),
              "encoding": {"x": {"field": "x", "title": "x₁", **axis}, "x2": {"field": "x2"},
                           "y": {"field": "y", "title": "x₂", **axis}, "y2": {"field": "y2"},
                           "color": _diverging("v")}},
@@ -53,7 +58,8 @@ def boundary(grid: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
                           "stroke": {"field": "split", "type": "nominal",
                                      "scale": {"domain": ["train", "test"],
                                                "range": ["#ffffff", "#111111"]},
-                                     "legend": {"title": None, "orient": "bottom"}},
+                                     "legend": {"title": None, "orient": "bottom"}
+                                     if (points["split"] == "test").any() else None},
                           "tooltip": [{"field": "split", "title": "set"},
                                       {"field": "index", "title": "point"},
                                       {"field": "v", "title": what, "format": ".3g"}]}},
@@ -67,7 +73,11 @@ def boundary(grid: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
 
 def network(picture: NetworkPicture) -> dict:
     """Every neuron's heat map in rows of tiles, one row per layer, and the weights as edges
-    whose width is the weight's size and whose colour its sign."""
+    whose width is the weight's size and whose colour its sign.
+
+    The spec depends on the architecture only, never on the weights, so while training the
+    browser swaps the data of the chart it has instead of building a new one (as for every chart
+    here)."""
     lay = picture.layout
     x = {"type": "quantitative", "axis": None,
          "scale": {"domain": [-LABEL_WIDTH, lay.width], "nice": False, "zero": False}}
@@ -75,7 +85,6 @@ def network(picture: NetworkPicture) -> dict:
          "scale": {"domain": [-LABEL_HEIGHT, lay.height], "nice": False, "zero": False,
                    "reverse": True}}
     cell = lay.tile / lay.cells
-    heaviest = max(float(picture.edges["size"].max()), 1e-9)
     inputs = picture.tiles.iloc[: int((picture.tiles["y"] == 0).sum())]
     return {
         "width": lay.width + LABEL_WIDTH, "height": lay.height + LABEL_HEIGHT,
@@ -88,21 +97,19 @@ def network(picture: NetworkPicture) -> dict:
                           "x2": {"field": "x2"}, "y2": {"field": "y2"},
                           "color": _diverging("w"),
                           "strokeWidth": {"field": "size", "type": "quantitative",
-                                          "scale": {"domain": [0, heaviest],
-                                                    "range": [0.3, 6]}, "legend": None},
+                                          "scale": {"domain": [0, 1], "range": [0.3, 6]},
+                                          "legend": None},
                           "tooltip": [{"field": "name", "title": "weight"},
                                       {"field": "w", "title": "value", "format": ".4g"}]}},
             {"data": {"name": "cells"}, "mark": {"type": "rect"},
-             "transform": [{"calculate": f"datum.x + {cell}", "as": "x2"},
-                           {"calculate": f"datum.y + {cell}", "as": "y2"}],
+             "transform": _cell_corners(cell * OVERLAP),
              "encoding": {"x": {"field": "x", **x}, "y": {"field": "y", **y},
                           "x2": {"field": "x2"}, "y2": {"field": "y2"},
                           "color": _diverging("v")}},
             {"data": {"name": "tiles"},
              "mark": {"type": "rect", "fillOpacity": 0, "stroke": "#6b7280",
                       "strokeWidth": 0.75},
-             "transform": [{"calculate": f"datum.x + {lay.tile}", "as": "x2"},
-                           {"calculate": f"datum.y + {lay.tile}", "as": "y2"}],
+             "transform": _cell_corners(lay.tile),
              "encoding": {"x": {"field": "x", **x}, "y": {"field": "y", **y},
                           "x2": {"field": "x2"}, "y2": {"field": "y2"},
                           "tooltip": [{"field": "name", "title": "neuron"},
@@ -161,6 +168,12 @@ def _lines(frame: pd.DataFrame, title: str, scale: dict, value_format: str = ".3
                         {"field": "value", "format": value_format}],
         },
     }
+
+
+def _cell_corners(size: float) -> list[dict]:
+    """The transform that gives each cell (lower-left x, y) its far corner (x2, y2)."""
+    return [{"calculate": f"datum.x + {size}", "as": "x2"},
+            {"calculate": f"datum.y + {size}", "as": "y2"}]
 
 
 def _diverging(field: str) -> dict:

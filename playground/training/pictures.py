@@ -18,13 +18,13 @@ from .trainer import Trainer
 
 BOUNDARY_RESOLUTION = 50
 """Cells along each side of the decision-boundary heat map."""
-NETWORK_WIDTH = 560
+NETWORK_WIDTH = 320
 """Pixels the widest layer of the network picture takes at most."""
 TILE_GAP = 0.2
 """Gap between neighbouring tiles, as a fraction of a tile."""
 ROW_GAP = 1.1
 """Gap between layers (where the edges run), as a fraction of a tile."""
-TILE_PIXELS = (26, 64)
+TILE_PIXELS = (18, 60)
 """Smallest and largest tile."""
 TILE_CELLS = (12, 16)
 """Cells along each side of a neuron's tile: the first for wide layers, the second otherwise."""
@@ -86,7 +86,8 @@ def points_frame(trainer: Trainer, show_test: bool) -> pd.DataFrame:
 class NetworkPicture:
     """The network picture's tables and layout: ``cells`` of every neuron's heat map (x, y, v),
     one row of ``tiles`` per neuron (x, y, name, what), one row of ``edges`` per weight (from
-    x, y to x2, y2; weight w, its size and name) and one label per layer in ``rows``."""
+    x, y to x2, y2; weight w, its size relative to the largest weight, and its name) and one
+    label per layer in ``rows``."""
 
     cells: pd.DataFrame
     tiles: pd.DataFrame
@@ -135,7 +136,8 @@ def network_picture(trainer: Trainer) -> NetworkPicture:
                 edges.append((lefts[k][u] + lay.tile / 2, y_from, lefts[k + 1][v] + lay.tile / 2,
                               y_to, weights[v, u], f"W{k + 1}[{v}, {u}]"))
     edge_frame = pd.DataFrame(edges, columns=["x", "y", "x2", "y2", "w", "name"])
-    edge_frame["size"] = edge_frame["w"].abs()
+    magnitude = edge_frame["w"].abs()
+    edge_frame["size"] = magnitude / max(float(magnitude.max()), 1e-12)
     labels = ["inputs", *(f"layer {k}" for k in range(1, len(sizes) - 1)), "output"]
     rows = pd.DataFrame({"y": np.arange(len(sizes)) * lay.row_step + lay.tile / 2,
                          "text": labels})

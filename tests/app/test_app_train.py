@@ -1,0 +1,179 @@
+"""The Train page in AppTest: training, pausing, resetting, links, and one sample's graph."""
+
+import itertools
+
+import numpy as np
+import pytest
+from app_helpers import run, spec_of, start
+
+from pages.ui import keys
+from playground.evaluate import evaluate
+from playground.training import TrainSettings
+from playground.training import settings as choices
+
+TRAIN = "pages/train.py"
+
+
+def trainer_of(at):
+    return at.session_state[keys.TRAINER]
+
+
+def steps_of(at) -> int:
+    return int(at.metric[0].value.replace(",", ""))
+
+
+def weights_of(at) -> list[np.ndarray]:
+    return [p.data.copy() for p in trainer_of(at).model.parameters()]
+
+
+def press(at, key: str):
+    at.button(key=key).click()
+    return run(at)
+
+
+@pytest.mark.parametrize("dataset", ["xor", "moons"])
+def test_the_loss_falls_while_the_page_trains(dataset):
+    at = start({"data": dataset, "seed": "0"}, page=TRAIN)
+    first = trainer_of(at).history[-1].train_loss
+    at.select_slider(key=keys.TRAIN_SPEED_WIDGET).set_value(250)
+    press(at, keys.TRAIN_PLAY)
+    for _ in range(8):
+        run(at)
+    assert steps_of(at) >= 9 and steps_of(at) == trainer_of(at).steps
+    assert trainer_of(at).history[-1].train_loss < first / 2
+    assert at.metric[2].value == f"{trainer_of(at).history[-1].train_loss:.4f}"
+
+
+def test_pause_stops_training():
+    at = start(page=TRAIN)
+    press(at, keys.TRAIN_PLAY)
+    run(at)
+    assert at.button(key=keys.TRAIN_PLAY).label == "Pause"
+    press(at, keys.TRAIN_PLAY)
+    paused_at = steps_of(at)
+    assert paused_at > 0 and at.button(key=keys.TRAIN_PLAY).label == "Start"
+    run(at)
+    run(at)
+    assert steps_of(at) == paused_at == trainer_of(at).steps
+
+
+def test_step_takes_one_step_and_is_off_while_running():
+    at = start(page=TRAIN)
+    press(at, keys.TRAIN_STEP)
+    press(at, keys.TRAIN_STEP)
+    assert steps_of(at) == 2
+    press(at, keys.TRAIN_PLAY)
+    assert at.button(key=keys.TRAIN_STEP).disabled
+
+
+def test_reset_restores_the_initial_weights():
+    at = start({"opt": "adam"}, page=TRAIN)
+    initial = weights_of(at)
+    press(at, keys.TRAIN_PLAY)
+    run(at)
+    assert not np.array_equal(weights_of(at)[0], initial[0])
+    press(at, keys.TRAIN_RESET)
+    assert all(np.array_equal(a, b) for a, b in zip(weights_of(at), initial))
+    assert steps_of(at) == 0 and at.button(key=keys.TRAIN_PLAY).label == "Start"
+
+
+def test_a_share_link_restores_the_settings_and_the_widgets_show_them():
+    query = {"data": "spiral", "noise": "20", "features": "x1,x2,sinx1", "layers": "8,6",
+             "act": "relu", "opt": "adam", "lr": "0.01", "batch": "all", "reg": "l2",
+             "rate": "0.003", "test": "1", "seed": "7"}
+    at = start(query, page=TRAIN)
+    wanted = TrainSettings(dataset="spiral", noise=20, features=("x1", "x2", "sinx1"),
+                           hidden=(8, 6), activation="relu", optimizer="adam",
+                           learning_rate="0.01", batch_size=0, regularizer="l2",
+                           reg_rate="0.003", show_test=True, seed=7)
+    assert at.session_state[keys.TRAIN_SETTINGS] == wanted
+    assert trainer_of(at).settings == wanted
+    assert at.selectbox(key=keys.train_setting("dataset")).value == "spiral"
+    assert at.number_input(key=keys.train_setting("units_1")).value == 6
+    assert at.select_slider(key=keys.train_setting("batch_size")).value == 0
+    assert {k: at.query_params[k] for k in query} == query
+    assert not at.warning
+
+
+def test_a_changed_setting_goes_into_the_link_and_the_link_opens_it_elsewhere():
+    at = start(page=TRAIN)
+    at.selectbox(key=keys.train_setting("activation")).set_value("sigmoid")
+    run(at)
+    at.number_input(key=keys.train_setting("layers")).set_value(3)
+    run(at)
+    assert at.query_params["act"] == "sigmoid" and at.query_params["layers"] == "4,2,4"
+    other = start(dict(at.query_params), page=TRAIN)
+    assert other.session_state[keys.TRAIN_SETTINGS] == at.session_state[keys.TRAIN_SETTINGS]
+    assert all(np.array_equal(a, b) for a, b in zip(weights_of(other), weights_of(at)))
+
+
+def test_a_hyperparameter_changes_on_the_fly_but_a_new_network_starts_again():
+    at = start(page=TRAIN)
+    press(at, keys.TRAIN_STEP)
+    at.select_slider(key=keys.train_setting("learning_rate")).set_value("0.1")
+    run(at)
+    assert steps_of(at) == 1 and trainer_of(at).optimizer.lr == 0.1
+    at.selectbox(key=keys.train_setting("dataset")).set_value("xor")
+    run(at)
+    assert steps_of(at) == 0 and trainer_of(at).settings.dataset == "xor"
+
+
+def test_junk_in_the_link_is_ignored_with_a_warning():
+    at = start({"data": "iris", "layers": "99", "lr": "1e9"}, page=TRAIN)
+    assert at.session_state[keys.TRAIN_SETTINGS] == TrainSettings()
+    assert "data='iris'" in at.warning[0].value and "lr='1e9'" in at.warning[0].value
+
+
+def test_open_one_samples_graph_gives_the_training_steps_gradients():
+    at = start({"data": "moons", "reg": "l2", "rate": "0.01"}, page=TRAIN)
+    for _ in range(3):
+        press(at, keys.TRAIN_STEP)
+    at.number_input(key=keys.TRAIN_SAMPLE_INDEX).set_value(5)
+    run(at)
+    press(at, keys.TRAIN_OPEN_GRAPH)
+    assert at.title[0].value == "Graph"
+    spec = spec_of(at)
+    assert spec.output == "total" and spec["x"].value == trainer_of(at).train_x[5:6].tolist()
+    shown = evaluate(spec, output=spec.output)
+    trainer = trainer_of(at)
+    trainer.step(indices=np.array([5]))
+    for name, tensor in trainer.named_parameters():
+        assert np.array_equal(shown.grad(name), tensor.grad.data), name
+
+
+def test_a_test_point_can_be_chosen_when_test_data_is_shown():
+    at = start({"test": "1"}, page=TRAIN)
+    at.segmented_control(key=keys.TRAIN_SAMPLE_SPLIT).set_value("test")
+    run(at)
+    at.number_input(key=keys.TRAIN_SAMPLE_INDEX).set_value(3)
+    run(at)
+    press(at, keys.TRAIN_OPEN_GRAPH)
+    assert spec_of(at)["x"].value == trainer_of(at).test_x[3:4].tolist()
+
+
+def test_a_diverging_run_stops_and_says_what_to_do():
+    at = start({"data": "surface", "lr": "10", "momentum": "0.99", "act": "linear",
+                "features": "x1,x2,x1sq,x2sq"}, page=TRAIN)
+    at.select_slider(key=keys.TRAIN_SPEED_WIDGET).set_value(250)
+    press(at, keys.TRAIN_PLAY)
+    for _ in range(3):
+        run(at)
+    assert trainer_of(at).diverged and not at.session_state[keys.TRAIN_RUNNING]
+    assert "learning rate is too large" in at.error[0].value
+    assert at.button(key=keys.TRAIN_PLAY).disabled
+    press(at, keys.TRAIN_RESET)
+    assert not at.error and not at.button(key=keys.TRAIN_PLAY).disabled
+
+
+COMBINATIONS = list(itertools.product(choices.DATASETS, choices.ACTIVATIONS, choices.LOSSES,
+                                      choices.OPTIMIZERS))
+
+
+@pytest.mark.parametrize(("dataset", "activation", "loss", "optimizer"), COMBINATIONS)
+def test_no_combination_raises(dataset, activation, loss, optimizer):
+    at = start({"data": dataset, "act": activation, "loss": loss, "opt": optimizer,
+                "reg": "l1", "test": "1"}, page=TRAIN)
+    press(at, keys.TRAIN_PLAY)
+    press(at, keys.TRAIN_PLAY)
+    assert steps_of(at) > 0 and not at.error
+    assert len(at.get("vega_lite_chart")) == (4 if dataset == "surface" else 5)
