@@ -431,6 +431,7 @@ _ATTR_VALUES = {
     "float": _floats,
     "optional_float": st.one_of(st.none(), _floats),
     "bool": st.booleans(),
+    "approximate": st.sampled_from(["none", "tanh"]),
 }
 
 
