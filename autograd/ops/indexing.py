@@ -166,16 +166,15 @@ def masked_fill(x, mask, value):
     if mask_array.dtype != bool:
         raise TypeError(f"masked_fill takes a boolean mask, got dtype {mask_array.dtype}; make "
                         "one by comparing, e.g. mask == 0 or x > 0 (or mask.bool())")
-    if isinstance(value, Tensor):
+    if isinstance(value, Tensor):  # its gradient (or tangent) is the sum over the filled places
         if value.ndim != 0:
             raise ValueError(f"masked_fill: the value must be a number or a 0-d tensor, got "
                              f"shape {value.shape}; use where(mask, values, x) to fill from a "
                              "tensor")
-        if value.requires_grad:
-            from .elementwise import where
+        from .elementwise import where
 
-            return where(mask_array, value, x)
-        value = value.item()
+        dtype = np.asarray(getattr(x, "data", x)).dtype
+        return where(mask_array, value if value.dtype == dtype else value.to(dtype), x)
     return MaskedFill.apply(x, mask=mask_array, value=value)
 
 

@@ -118,8 +118,8 @@ class BMM(MatMul):
         if a.ndim != 3 or b.ndim != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
             raise ValueError(
                 f"bmm needs two 3-D tensors (b, n, m) and (b, m, p) with the same batch size b, "
-                f"got shapes {a.shape} and {b.shape}; for other shapes, or to broadcast the "
-                "batch, use matmul (@)")
+                f"got shapes {a.shape} and {b.shape}; for other shapes, or batch sizes that differ "
+                "(1 against n), use matmul (@)")
         return super().forward(a, b)
 
 
@@ -135,7 +135,7 @@ class Dot(Function):
         if a.ndim != 1 or b.ndim != 1 or a.shape != b.shape:
             raise ValueError(
                 f"dot needs two 1-D vectors of one length, got shapes {a.shape} and {b.shape}; "
-                "use matmul (@) for matrices, or (a * b).sum() to broadcast")
+                "use matmul (@) for matrices, or (a * b).sum() for any shapes")
         self.save_for_backward(a, b)
         return np.dot(a, b)
 
@@ -264,7 +264,7 @@ def _parse_einsum(equation, shapes):
     if stray:
         raise ValueError(f"einsum: the equation {equation!r} holds {stray[0]!r}; subscripts are "
                          "letters a-z and A-Z, with ',' between operands, '->' before the output "
-                         "and '...' for broadcast dimensions")
+                         "and '...' for the dimensions not named")
     lhs, arrow, rhs = text.partition("->")
     if any(c in lhs + rhs for c in "->"):
         raise ValueError(f"einsum: the equation {equation!r} must hold at most one '->', with "
@@ -319,7 +319,7 @@ def _parse_einsum(equation, shapes):
                 raise ValueError(
                     f"einsum: subscript {c} has size {known} in one operand but {n} in operand "
                     f"{k} (shapes {', '.join(map(str, shapes))}); sizes of one subscript must "
-                    "be equal, or 1 to broadcast")
+                    "be equal, or 1 (then repeated)")
             sizes[c] = n if known == 1 else known
     return terms, output, sizes
 

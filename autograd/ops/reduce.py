@@ -255,7 +255,7 @@ class Std(_Spread):
 
     def _slope(self, a, out):
         out = out.reshape(self.kept)
-        zero = out == 0
+        zero = out == 0  # all equal: PyTorch's gradient (and second derivative) is 0 there
         with np.errstate(divide="ignore", invalid="ignore"):
             scaled = self._centred(a) / (array_or_tensor.where(zero, 1.0, out) * self.dof)
         return array_or_tensor.where(zero, 0.0, scaled)
@@ -307,6 +307,8 @@ class Prod(_Reduction):
         return back.permute(*inverse) if isinstance(back, Tensor) else back.transpose(inverse)
 
     def backward(self, grad):
+        if not self.axes:  # nothing multiplied (a 0-d tensor): the gradient passes, as in PyTorch
+            return self._expand(grad)
         a, out = self.saved_tensors
         return self._expand(grad) * self._others(a, out)
 
@@ -356,15 +358,15 @@ class Norm(_Reduction):
             mag = np.abs(_data(a))
             ties = (mag == _data(out)) | np.isnan(mag)
             return sign * (ties / ties.sum(axis=self.axes, keepdims=True, dtype=mag.dtype))
-        nonzero_out = array_or_tensor.where(out == 0, 1.0, out)
-        if p == 2:
-            return a / nonzero_out
-        mag = sign * a
-        if p < 1:  # |a|^(p-1) is infinite at 0: PyTorch takes 0 there
-            zero = a == 0
-            powered = array_or_tensor.where(zero, 1.0, mag) ** (p - 1)
-            return sign * array_or_tensor.where(zero, 0.0, powered) * out ** (1 - p)
-        return sign * mag ** (p - 1) / nonzero_out ** (p - 1)
+        # Where the norm (or, for p < 1, an element) is 0 the slope is 0, as in PyTorch, and so
+        # is the second derivative for p > 1 — but NaN for p = 2 and p < 1, PyTorch's too.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if p == 2:
+                return array_or_tensor.where(out == 0, 0.0, a / out)
+            mag = sign * a
+            if p < 1:
+                return sign * array_or_tensor.where(a == 0, 0.0, mag ** (p - 1)) * out ** (1 - p)
+            return sign * mag ** (p - 1) / array_or_tensor.where(out == 0, 1.0, out) ** (p - 1)
 
     def backward(self, grad):
         if self.p == 0:

@@ -464,8 +464,8 @@ def split(x, split_size_or_sections, axis=0):
         if size < 0 or (size == 0 and n != 0):
             raise ValueError(f"split: the piece size must be at least 1, got {size} (axis {axis} "
                              f"of shape {x.shape} has {n} elements)")
-        starts = list(range(0, n, size)) or [0]
-        bounds = [(start, min(start + size, n)) for start in starts]
+        starts = list(range(0, n, size)) if size else []
+        bounds = [(start, min(start + size, n)) for start in starts] or [(0, 0)]
     else:
         sizes = [int(s) for s in sizes]
         if any(s < 0 for s in sizes) or sum(sizes) != n:

@@ -432,6 +432,11 @@ _ATTR_VALUES = {
     "optional_float": st.one_of(st.none(), _floats),
     "bool": st.booleans(),
     "approximate": st.sampled_from(["none", "tanh"]),
+    "equation": st.sampled_from(["ij,jk->ik", "ii", "...ij->j", " i , i "]),
+    "norm_p": st.one_of(st.sampled_from(["fro", "inf", "-inf"]), st.floats(-4, 4)),
+    "sizes": st.one_of(st.integers(1, 4), st.lists(st.integers(0, 4), min_size=1,
+                                                   max_size=3).map(tuple)),
+    "count": st.integers(0, 5),
 }
 
 
