@@ -323,7 +323,8 @@ def _plan_conv(name, n, x_shape, w_shape, b_shape, stride, padding, dilation, gr
     if b_shape is not None and tuple(b_shape) != (w_shape[0],):
         raise ValueError(
             f"{name}: the bias must have shape ({w_shape[0]},), one value per output channel of "
-            f"the weight of shape {w_shape}, got {tuple(b_shape)}")
+            f"the weight of shape {w_shape}, got {tuple(b_shape)}; pass one value per filter, or "
+            "no bias")
     spatial = x_shape[-n:]
     if isinstance(padding, str):
         padding = _string_padding(name, padding, w_shape[2:], stride, dilation, n)
@@ -338,7 +339,7 @@ def _string_padding(name, padding, kernel, stride, dilation, n):
         return 0
     if padding != "same":
         raise ValueError(f"{name}: padding must be a number, a tuple, 'same' or 'valid', got "
-                         f"{padding!r}")
+                         f"{padding!r}; e.g. padding=1 or padding='same'")
     if any(s != 1 for s in _ints(name, "stride", stride, n, minimum=1)):
         raise ValueError(f"{name}: padding='same' is not supported for strided convolutions "
                          f"(stride={stride!r}), as in PyTorch; use stride=1, or pad by hand")
@@ -554,7 +555,7 @@ def _plan_avg_pool2d(shape, kernel_size, stride=None, padding=0, ceil_mode=False
     if divisor_override is not None and (
             not isinstance(divisor_override, (int, np.integer)) or divisor_override < 1):
         raise ValueError(f"avg_pool2d: divisor_override must be a positive whole number, got "
-                         f"{divisor_override!r}")
+                         f"{divisor_override!r}; leave it None to divide by the window's size")
     attrs = {"window": window, "padding": _ints("avg_pool2d", "padding", padding, 2, minimum=0),
              "count_include_pad": bool(count_include_pad), "divisor_override": divisor_override}
     return attrs, shape[:-2] + window.out_shape(shape[-2:])
@@ -634,8 +635,8 @@ def _plan_adaptive_avg_pool2d(shape, output_size):
     _check_ndim("adaptive_avg_pool2d", shape, 2, "input")
     sizes = output_size if isinstance(output_size, (tuple, list)) else (output_size,) * 2
     if len(sizes) != 2:
-        raise ValueError(f"adaptive_avg_pool2d: output_size must be an int or a pair such as "
-                         f"(2, 2), got {output_size!r}")
+        raise ValueError(f"adaptive_avg_pool2d: output_size must be an int or a pair, got "
+                         f"{output_size!r}; e.g. output_size=1 or output_size=(2, 3)")
     sizes = tuple(shape[-2 + i] if s is None else s for i, s in enumerate(sizes))
     sizes = _ints("adaptive_avg_pool2d", "output_size", sizes, 2, minimum=0)
     return {"output_size": sizes}, shape[:-2] + sizes
@@ -716,16 +717,18 @@ def _plan_pad(shape, pad, mode="constant", value=None):
     pad = tuple(pad) if isinstance(pad, (tuple, list)) else pad
     if not isinstance(pad, tuple) or not all(
             isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in pad):
-        raise ValueError(f"pad: pad must be a tuple of whole numbers such as (1, 1), got {pad!r}")
+        raise ValueError(f"pad: pad must be a tuple of whole numbers, got {pad!r}; e.g. "
+                         "pad=(1, 1) pads the last axis by one on each side")
     if len(pad) % 2:
         raise ValueError(f"pad: pad={pad} has an odd length; it lists (before, after) pairs, "
                          "last axis first, e.g. (1, 1) or (1, 1, 2, 2)")
     if len(pad) // 2 > len(shape):
         raise ValueError(f"pad: pad={pad} pads {len(pad) // 2} axes, but the input of shape "
-                         f"{shape} has only {len(shape)}")
+                         f"{shape} has only {len(shape)}; give at most {2 * len(shape)} amounts")
     if mode not in PAD_MODES:
         raise ValueError(f"pad: mode must be one of {', '.join(map(repr, PAD_MODES))}, got "
-                         f"{mode!r}")
+                         f"{mode!r}; ({'circular' if mode == 'wrap' else 'replicate'} may be the "
+                         "one you mean)")
     pairs = [(pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
     if mode != "constant":
         if value is not None and value != 0:
@@ -750,7 +753,7 @@ def _plan_pad(shape, pad, mode="constant", value=None):
         if shape[len(shape) - 1 - i] + lo + hi < 0 or (
                 mode != "constant" and shape[len(shape) - 1 - i] + min(lo, 0) + min(hi, 0) < 1):
             raise ValueError(f"pad: pad={pad} crops more than axis {len(shape) - 1 - i} holds "
-                             f"(input shape {shape})")
+                             f"(input shape {shape}); crop less")
     out = list(shape)
     for i, (lo, hi) in enumerate(pairs):
         out[len(shape) - 1 - i] += lo + hi
@@ -795,10 +798,12 @@ def _ints(name, what, value, n, minimum):
         values = values * n
     if len(values) != n or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
                                    for v in values):
-        raise ValueError(f"{name}: {what} must be a whole number or {n} of them, got {value!r}")
+        raise ValueError(f"{name}: {what} must be a whole number or {n} of them, got {value!r}; "
+                         f"e.g. {what}={minimum + 1} or {what}={(minimum + 1,) * n}")
     if any(v < minimum for v in values):
         least = "positive" if minimum == 1 else "at least 0"
-        raise ValueError(f"{name}: {what} must be {least}, got {value!r}")
+        raise ValueError(f"{name}: {what} must be {least}, got {value!r}; e.g. "
+                         f"{what}={minimum + 1}")
     return tuple(int(v) for v in values)
 
 
