@@ -62,7 +62,7 @@ with setup:
     training.layers_widget()
     training.setting(st.selectbox, "activation", "Activation", options=list(choices.ACTIVATIONS),
                      format_func=choices.ACTIVATIONS.get,
-                     help="Of the hidden layers. The engine has no GELU or SiLU yet.")
+                     help="Of the hidden layers; Linear means none.")
     if settings.regression:
         st.selectbox("Loss", ["Mean squared error"], disabled=True,
                      help="Regression always uses the mean squared error.")

@@ -34,8 +34,9 @@ FEATURES = {
 }
 """Input feature key -> its label, TensorFlow Playground's set, in its order."""
 
-ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "linear": "Linear"}
-"""Hidden-layer activation -> label. The engine has no GELU or SiLU module."""
+ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "sigmoid": "Sigmoid", "gelu": "GELU",
+               "silu": "SiLU", "linear": "Linear"}
+"""Hidden-layer activation -> label."""
 LOSSES = {"bce": "Binary cross-entropy", "mse": "Mean squared error"}
 OPTIMIZERS = {"sgd": "SGD", "adam": "Adam"}
 REGULARIZERS = {"none": "None", "l1": "L1", "l2": "L2"}

@@ -22,7 +22,23 @@ from autograd.nn import functional as F
 from . import datasets
 from .settings import FEATURES, TrainSettings
 
-ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU, "sigmoid": nn.Sigmoid, "linear": None}
+
+class Activation(nn.Module):
+    """An engine function as a module, for the activations ``autograd.nn`` has no module for."""
+
+    def __init__(self, function) -> None:
+        super().__init__()
+        self.function = function
+
+    def forward(self, x):
+        return self.function(x)
+
+
+ACTIVATION_MODULES = {"tanh": nn.Tanh, "relu": nn.ReLU, "sigmoid": nn.Sigmoid,
+                      "gelu": lambda: Activation(ag.gelu), "silu": lambda: Activation(ag.silu),
+                      "linear": None}
+"""Hidden-layer activation -> a function making its module (None: no activation)."""
+
 MAX_RECORDS = 1_000
 """Points of history kept; beyond this every other old point is dropped."""
 
