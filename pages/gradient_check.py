@@ -50,7 +50,7 @@ with table_col:
     try:
         check = cached.gradient_check(spec_json, eps)
     except SpecError as err:
-        st.info(str(err), icon=":material/info:")
+        notes.info(err)
         st.stop()
     if check.attrs["checked"] < check.attrs["elements"]:
         st.caption(f"Checking d({check.attrs['objective']})/d(input) for {len(check):,} of the "
@@ -85,7 +85,7 @@ with sweep_col:
     try:
         sweep = cached.epsilon_sweep(spec_json)
     except SpecError as err:
-        st.info(str(err), icon=":material/info:")
+        notes.info(err)
         st.stop()
     if not (sweep[["max_abs_error", "max_rel_error"]] > 0).any(axis=None):
         st.info("Every error is zero or NaN, so there is no curve to draw on a log scale.",

@@ -180,6 +180,22 @@ _SOURCES = (
         L = -log(p2)
         """,
     ),
+    (
+        "conv_pool",
+        "What each output of a convolution and a max-pool saw",
+        "A 3×3 filter of ones slides over the 5×5 image (padding 1) and a 2×2 max-pool keeps "
+        "the largest of each block, so img's gradient heat map counts how many of the 4 "
+        "outputs saw each pixel (the 3×3 patch behind each block's winner, 0 where none "
+        "looked); set L = pooled[0, 0, 1, 0] to see one output's patch alone.",
+        """
+        img = randn(1, 1, 5, 5, seed=0)
+        K = ones(1, 1, 3, 3)
+        bias = [0.0]
+        fmap = conv2d(img, K, bias, padding=1)
+        pooled = max_pool2d(fmap, kernel_size=2)
+        L = sum(pooled)
+        """,
+    ),
 )
 
 

@@ -1,4 +1,9 @@
-"""Messages on a page: notes on the result, refused edits, one-off notices, the empty graph."""
+"""Messages on a page: notes on the result, refused edits, one-off notices, the empty graph.
+
+Every message that may quote what a person typed or put in a link goes through
+`playground.errors.as_markdown` before Streamlit renders it as Markdown: no link, image, HTML or
+LaTeX a student or a link wrote is ever rendered, only shown as text.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import streamlit as st
 
 from pages.ui import frame, session
 from playground import SpecError
+from playground.errors import as_markdown
 from playground.evaluate import Result
 
 
@@ -17,12 +23,12 @@ def result_notes(result: Result) -> None:
                  "ones: each gradient is that of the sum of its elements.")
     st.caption(note)
     for name, message in result.flags.items():
-        st.warning(f"Node `{name}`: {message}", icon=":material/warning:")
+        st.warning(as_markdown(f"Node `{name}`: {message}"), icon=":material/warning:")
 
 
 def error_snippet(err: SpecError, text: str) -> None:
     """The error with the offending line of `text` and a caret under its column."""
-    st.error(str(err), icon=":material/error:")
+    st.error(as_markdown(str(err)), icon=":material/error:")
     lines = text.splitlines()
     if err.line is not None and 1 <= err.line <= len(lines):
         line = lines[err.line - 1]
@@ -34,13 +40,18 @@ def show_error(form: str) -> None:
     """The error of the last refused edit from `form`, if any, right where the form is."""
     err = session.error_for(form)
     if err is not None:
-        st.error(str(err), icon=":material/error:")
+        st.error(as_markdown(str(err)), icon=":material/error:")
 
 
 def show_notices() -> None:
     """The queued one-off messages (a broken link, ignored settings), once, at the top."""
     for level, message in session.take_notices():
-        getattr(st, level)(message)
+        getattr(st, level)(as_markdown(message))
+
+
+def info(err: SpecError) -> None:
+    """A refusal that is not an error of the student's (a budget, an empty check) as a note."""
+    st.info(as_markdown(str(err)), icon=":material/info:")
 
 
 def stop_if_empty() -> None:

@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 from pages.ui import keys
 from playground import GraphSpec
+from playground.errors import from_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = ROOT / "streamlit_app.py"
@@ -108,4 +109,5 @@ def drawing_of(at: AppTest) -> Drawing:
 
 
 def errors_of(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+    """The error messages on the page, as plain text (the page escapes them for Markdown)."""
+    return [from_markdown(e.value) for e in at.error]

@@ -175,7 +175,7 @@ def test_every_preset_round_trips_through_text_and_fits_a_short_link(preset):
 
 def test_presets_have_unique_keys_a_title_and_one_sentence():
     keys = [p.key for p in PRESETS]
-    assert len(keys) == len(set(keys)) == 11
+    assert len(keys) == len(set(keys)) == 12
     for preset in PRESETS:
         assert preset.title and preset.explanation.endswith(".")
         assert ". " not in preset.explanation, preset.key
