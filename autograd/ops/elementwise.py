@@ -335,7 +335,8 @@ def clip(x, min=None, max=None):  # noqa: A002 - NumPy's and PyTorch's keyword n
 @exposed("where", method=False)
 def where(condition, x, y):
     """x where condition is true, else y (all three broadcast together)."""
-    condition = np.asarray(getattr(condition, "data", condition), dtype=bool)
+    condition = np.asarray(condition.data if isinstance(condition, Tensor) else condition,
+                           dtype=bool)
     return Where.apply(x, y, condition=condition)
 
 
