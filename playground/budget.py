@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from autograd.ops.linalg import Einsum
+
 from . import limits
 from .errors import SpecError
 from .registry import conv as _conv
@@ -248,6 +250,15 @@ def op_work(op: str, operand_shapes: list[Shape], out: Shape) -> int:
     return work
 
 
+def _work(node, operand_shapes: list[Shape], out: Shape) -> int:
+    """`op_work`, plus an einsum's multiply-adds: every subscript's size multiplied out."""
+    work = op_work(node.op, operand_shapes, out)
+    if node.op == "einsum":
+        _, _, sizes = Einsum.parse(node.attrs["equation"], operand_shapes)
+        work += math.prod(sizes.values()) // MACS_PER_UNIT
+    return work
+
+
 def estimate(spec) -> Estimate:
     """The shapes and forward work of ``spec``'s nodes, in one pass over the spec, computing
     nothing (leaf shapes come from the values, op shapes from ``RULES``)."""
@@ -263,7 +274,7 @@ def estimate(spec) -> Estimate:
         except (ValueError, TypeError, IndexError, KeyError):
             return Estimate(shapes, work, failed=node.name)
         shapes[node.name] = out
-        work[node.name] = op_work(node.op, operand_shapes, out)
+        work[node.name] = _work(node, operand_shapes, out)
     return Estimate(shapes, work)
 
 

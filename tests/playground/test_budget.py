@@ -174,3 +174,12 @@ def test_a_result_is_read_only():
     node = result.nodes[0]
     with pytest.raises(ValueError, match="read-only"):
         node.value[...] = 0
+
+
+def test_a_chain_of_einsums_counts_their_multiply_adds():
+    """Each einsum alone passes its own check at apply time; the graph's total must not."""
+    text = "a = randn(500, 500, seed=0)\n" + "".join(
+        f"e{i} = einsum({'a' if i == 0 else f'e{i - 1}'}, a, equation='ij,jk->ik')\n"
+        for i in range(8))
+    with pytest.raises(SpecError, match="units of work"):
+        budget.check_evaluation(parse(text))
