@@ -1,6 +1,8 @@
 """Matrix products: matmul with NumPy's rules (1-D vectors, batched stacks), linear, bmm, dot,
 outer and einsum."""
 
+import math
+
 import numpy as np
 
 from ..function import Function
@@ -250,7 +252,18 @@ def _contract(terms, output, operands):
     equation = ",".join(terms) + "->" + output
     if any(isinstance(x, Tensor) for x in operands):
         return Einsum.apply(*operands, equation=equation)
-    return np.einsum(equation, *operands, optimize=len(operands) > 1)
+    return np.einsum(equation, *operands, optimize=_worth_optimizing(terms, operands))
+
+
+def _worth_optimizing(terms, operands):
+    """Whether NumPy should plan the contraction (pairwise, with BLAS): for three or more
+    operands, or two large ones; the plan costs about 10 µs, more than a small einsum itself."""
+    if len(operands) < 2:
+        return False
+    sizes = {}
+    for term, x in zip(terms, operands):
+        sizes.update(zip(term, x.shape))
+    return len(operands) > 2 or math.prod(sizes.values()) > 4096
 
 
 def _parse_einsum(equation, shapes):

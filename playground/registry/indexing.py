@@ -54,10 +54,11 @@ ENTRIES = (
     OpInfo(
         "gather", 2, (AXIS,),
         "Elements picked along an axis by an index of whole numbers: x[i][index[i][j]].",
-        r"\bar{x}[\,\ldots, \text{index}, \ldots] \mathrel{+}= \bar{y}",
+        r"\bar{x}[\ldots, i, \ldots] \mathrel{+}= \bar{y}",
         lambda x, index, axis: ag.gather(x, axis, _whole_numbers(index, "gather", "index")),
         "gather(x, c, axis=0)",
         torch_code.code(lambda x, a, n: f"torch.gather({x[0]}, {a['axis']}, {x[1]}.long())"),
+        symbols=("x", "i"),
         sentence=(
             "Each picked element gets the upstream gradient back at its place; an element picked "
             "twice gets both."
@@ -66,12 +67,13 @@ ENTRIES = (
     OpInfo(
         "scatter_add", 3, (AXIS,),
         "The tensor with src added at the places an index of whole numbers names along an axis.",
-        r"\bar{x} = \bar{y},\quad \bar{s}_{ij} = \bar{y}[\,\ldots, \text{index}_{ij}, \ldots]",
+        r"\bar{x} = \bar{y},\quad \bar{s} = \bar{y}[\ldots, i, \ldots]",
         lambda x, index, src, axis: ag.scatter_add(
             x, axis, _whole_numbers(index, "scatter_add", "index"), src),
         "scatter_add(x, c, y, axis=0)",
         torch_code.code(lambda x, a, n: f"torch.scatter_add({x[0]}, {a['axis']}, "
                                         f"{x[1]}.long(), {x[2]})"),
+        symbols=("x", "i", "s"),
         sentence=(
             "x passes the gradient straight through; each src element gets the gradient of the "
             "place it was added to."
@@ -80,10 +82,11 @@ ENTRIES = (
     OpInfo(
         "masked_fill", 2, (Attr("value", "float", 0.0),),
         "The tensor with a value put wherever the mask (of 0s and 1s) holds 1.",
-        r"\bar{x} = \bar{y}\ \text{where the mask is 0, else}\ 0",
+        r"\bar{x} = \bar{y}\ \text{where}\ m = 0,\ \text{else}\ 0",
         lambda x, mask, value=0.0: ag.masked_fill(x, _mask(mask), value),
         "masked_fill(x, c, value=0.0)",
         torch_code.code(lambda x, a, n: f"{x[0]}.masked_fill({x[1]}.bool(), {a['value']!r})"),
+        symbols=("x", "m"),
         sentence="Filled places no longer depend on x, so they get 0; the others pass it through.",
     ),
 )

@@ -76,7 +76,7 @@ ENTRIES += (
     OpInfo(
         "bmm", 2, (), "Batched matrix product of two 3-D tensors with equal batch sizes.",
         r"\bar{A}_b = \bar{Y}_b B_b^{\top},\quad \bar{B}_b = A_b^{\top} \bar{Y}_b",
-        ag.bmm, "bmm(a, b)", torch_code.call("torch.bmm"),
+        ag.bmm, "bmm(a, b)", torch_code.call("torch.bmm"), symbols=("A", "B"),
         sentence=(
             "Each matrix of the batch gets matmul's gradient: the upstream gradient times the "
             "other operand, transposed."

@@ -134,7 +134,7 @@ ENTRIES += (
     OpInfo(
         "var", 1, (AXIS, CORRECTION, KEEPDIMS),
         "Variance: mean squared distance from the mean, divided by N - correction.",
-        r"\frac{\partial y}{\partial x_i} = \frac{2\,(x_i - \bar{x})}{N - c}",
+        r"\frac{\partial y}{\partial x_i} = \frac{2\,(x_i - \mu)}{N - c}",
         _spread("var"), "var(x, axis=0)", _torch_spread("var"),
         sentence=(
             "Elements far from the mean move the variance most: the gradient is twice the "
@@ -144,7 +144,7 @@ ENTRIES += (
     OpInfo(
         "std", 1, (AXIS, CORRECTION, KEEPDIMS),
         "Standard deviation: the square root of the variance (N - correction in it).",
-        r"\frac{\partial y}{\partial x_i} = \frac{x_i - \bar{x}}{(N - c)\, y}",
+        r"\frac{\partial y}{\partial x_i} = \frac{x_i - \mu}{(N - c)\, y}",
         _spread("std"), "std(x, axis=0)", _torch_spread("std"),
         sentence=(
             "The gradient is each element's distance from the mean, over (N - c) times the "

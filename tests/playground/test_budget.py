@@ -14,6 +14,7 @@ from playground import budget, checks, limits, parse, presets
 from playground.errors import SpecError
 from playground.evaluate import evaluate
 from playground.registry import OPS
+from tests.playground.op_cases import PROGRAMS as OP_PROGRAMS
 
 SHAPES = [(), (1,), (3,), (2, 3), (3, 2), (1, 3), (2, 1, 3), (4, 2, 3), (3, 3), (2, 3, 1)]
 ATTR_CHOICES = {
@@ -25,6 +26,17 @@ ATTR_CHOICES = {
     "negative_slope": [0.1],
     "min": [0.0],
     "max": [1.0],
+    "equation": ["i", "ij", "ij->ji", "ii", "i,i", "ij,jk->ik", "...i->", "...ij,...jk",
+                 "bij,bjk->bik", "ij,k"],
+    "p": ["fro", 1.0, 3.0, 0.5, "inf", "-inf"],
+    "correction": [0.0, 2.0],
+    "dims": [(0,), (1, 0), (-1,), (0, 2)],
+    "shifts": [(1,), (2, -1)],
+    "sizes": [(2,), (1, 2), (3, 1, 2)],
+    "diagonal": [0, -1, 2],
+    "split_size_or_sections": [1, 2, (1, 2), (3,), (0, 2, 1)],
+    "chunks": [1, 2, 3],
+    "part": [0, 1, 2],
 }
 
 
@@ -87,6 +99,14 @@ def test_the_estimate_knows_every_preset_nodes_shape(preset):
     result = evaluate(preset.spec)
     assert estimate.failed is None
     assert {n.name: n.shape for n in result.nodes} == dict(estimate.shapes)
+
+
+@pytest.mark.parametrize("key", OP_PROGRAMS)
+def test_the_estimate_knows_every_op_programs_node_shape(key):
+    spec = parse(OP_PROGRAMS[key])
+    estimate = budget.estimate(spec)
+    assert estimate.failed is None
+    assert {n.name: n.shape for n in evaluate(spec).nodes} == dict(estimate.shapes)
 
 
 def test_the_estimate_stops_at_the_first_node_the_engine_would_refuse():
