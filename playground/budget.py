@@ -256,6 +256,13 @@ def _work(node, operand_shapes: list[Shape], out: Shape) -> int:
     if node.op == "einsum":
         _, _, sizes = Einsum.parse(node.attrs["equation"], operand_shapes)
         work += math.prod(sizes.values()) // MACS_PER_UNIT
+    elif node.op in ("max_pool2d", "avg_pool2d"):  # every output element reads a whole window
+        kernel = node.attrs["kernel_size"]
+        kernel = kernel if isinstance(kernel, tuple) else (kernel,)
+        work += math.prod(out) * math.prod(kernel * 2 if len(kernel) == 1 else kernel)
+    elif node.op == "adaptive_avg_pool2d":  # two products with (out, in) averaging matrices
+        height, width = operand_shapes[0][-2:]
+        work += math.prod(out[:-1]) * (height + out[-1]) * width // MACS_PER_UNIT
     return work
 
 
