@@ -437,6 +437,12 @@ _ATTR_VALUES = {
     "sizes": st.one_of(st.integers(1, 4), st.lists(st.integers(0, 4), min_size=1,
                                                    max_size=3).map(tuple)),
     "count": st.integers(0, 5),
+    "size": st.one_of(st.integers(1, 4),
+                      st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple)),
+    "padding": st.one_of(st.sampled_from(["same", "valid"]), st.integers(0, 3),
+                         st.lists(st.integers(0, 3), min_size=1, max_size=3).map(tuple)),
+    "pads": st.lists(st.integers(-3, 3), min_size=1, max_size=3).map(lambda v: tuple(v + v)),
+    "pad_mode": st.sampled_from(["constant", "reflect", "replicate", "circular"]),
 }
 
 
