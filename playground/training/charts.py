@@ -14,6 +14,8 @@ from .datasets import DOMAIN
 from .pictures import NetworkPicture
 
 ORANGE, ZERO, BLUE = "#f59322", "#e8eaeb", "#0877bd"
+LIGHT_ORANGE, LIGHT_BLUE = "#f9bf7c", "#74aed6"
+"""The same two colours mixed with white, for the plane under the points."""
 DIVERGING = {"domain": [-1, 0, 1], "range": [ORANGE, ZERO, BLUE], "clamp": True,
              "interpolate": "rgb"}
 """The colour scale of every heat map, point and weight: [-1, 1] through 0, mixed in RGB (Vega's
@@ -41,13 +43,15 @@ def boundary(grid: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
     what = "value" if regression else "class"
     return {
         "width": BOUNDARY_SIZE, "height": BOUNDARY_SIZE, "autosize": {"type": "pad"},
+        "usermeta": {"embedOptions": {"renderer": "svg"}},  # each point an element to click
         "datasets": {"grid": grid, "points": points, "chosen": chosen},
         "layer": [
-            {"data": {"name": "grid"}, "mark": {"type": "rect", "opacity": 0.8},
+            {"data": {"name": "grid"}, "mark": {"type": "rect"},
              "transform": _cell_corners(cell * OVERLAP),
              "encoding": {"x": {"field": "x", "title": "x₁", **axis}, "x2": {"field": "x2"},
                           "y": {"field": "y", "title": "x₂", **axis}, "y2": {"field": "y2"},
-                          "color": _diverging("v")}},
+                          "fill": {**_diverging("v"), "scale": {
+                              **DIVERGING, "range": [LIGHT_ORANGE, ZERO, LIGHT_BLUE]}}}},
             {"data": {"name": "points"},
              "mark": {"type": "circle", "size": 40, "opacity": 1, "strokeWidth": 1,
                       "cursor": "pointer"},
@@ -62,7 +66,7 @@ def boundary(grid: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
                                      if (points["split"] == "test").any() else None},
                           "tooltip": [{"field": "split", "title": "set"},
                                       {"field": "index", "title": "point"},
-                                      {"field": "v", "title": what, "format": ".3g"}]}},
+                                      {"field": "label", "title": what, "format": ".3~g"}]}},
             {"data": {"name": "chosen"},
              "mark": {"type": "point", "size": 260, "filled": False, "strokeWidth": 2.5,
                       "color": "#111111"},

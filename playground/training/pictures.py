@@ -70,13 +70,14 @@ def boundary_frame(trainer: Trainer, resolution: int = BOUNDARY_RESOLUTION) -> p
 
 
 def points_frame(trainer: Trainer, show_test: bool) -> pd.DataFrame:
-    """The data points: x, y, label (class or value on the colour scale), split and index in it."""
+    """The data points: x, y, v (the label on the colour scale), label (the class, 0 or 1, or
+    the value), split and index in it."""
     parts = [("train", trainer.data.train_points, trainer.data.train_labels)]
     if show_test:
         parts.append(("test", trainer.data.test_points, trainer.data.test_labels))
     frames = [pd.DataFrame({
         "x": points[:, 0], "y": points[:, 1],
-        "v": signed(labels, trainer.settings.regression), "split": split,
+        "v": signed(labels, trainer.settings.regression), "label": labels, "split": split,
         "index": np.arange(len(points)),
     }) for split, points, labels in parts]
     return pd.concat(frames, ignore_index=True)

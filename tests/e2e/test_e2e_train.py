@@ -1,0 +1,84 @@
+"""The Train page in a real Chromium at laptop size: training, pausing, clicking a point, and
+the screenshot the README shows."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+LAPTOP = {"width": 1440, "height": 900}
+SLOW = 30_000
+"""Milliseconds to wait for a rerun on a busy machine."""
+
+
+@pytest.fixture
+def laptop(browser):
+    """A fresh session in a laptop-sized tab."""
+    context = browser.new_context(viewport=LAPTOP, device_scale_factor=1)
+    context.set_default_timeout(30_000)
+    yield context.new_page()
+    context.close()
+
+
+def open_train(tab, app_url: str, query: str = "") -> None:
+    tab.goto(f"{app_url}/train{query}")
+    expect(tab.get_by_role("heading", name="Train", level=1)).to_be_visible(timeout=SLOW)
+    expect(tab.get_by_test_id("stVegaLiteChart")).to_have_count(5, timeout=SLOW)
+    expect(tab.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=SLOW)
+
+
+def metric(tab, label: str):
+    return tab.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
+
+
+def test_fifty_steps_on_moons_at_laptop_size(laptop, app_url, artifacts_dir):
+    open_train(laptop, app_url, "?data=moons")
+    before = float(metric(laptop, "Training loss").inner_text())
+    for step in range(1, 51):
+        laptop.get_by_role("button", name="Step", exact=True).click()
+        expect(metric(laptop, "Step")).to_have_text(str(step), timeout=SLOW)
+    expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=SLOW)
+    assert float(metric(laptop, "Training loss").inner_text()) < before
+    expect(metric(laptop, "Epoch")).to_have_text("2.5")  # 50 batches of 10 of 200 points
+    laptop.mouse.move(0, LAPTOP["height"] - 1)  # no tooltip in the picture
+    laptop.wait_for_timeout(500)
+    path = artifacts_dir / "screenshot-train.png"
+    laptop.screenshot(path=path)
+    assert path.stat().st_size > 10_000
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        DOCS.mkdir(exist_ok=True)
+        shutil.copyfile(path, DOCS / "screenshot-train.png")
+
+
+def test_start_trains_on_its_own_and_pause_stops_it(laptop, app_url):
+    open_train(laptop, app_url)
+    laptop.get_by_role("button", name="Start").click()
+    expect(metric(laptop, "Step")).not_to_have_text(re.compile(r"^(0|25)$"), timeout=SLOW)
+    # While the fragment redraws, Playwright's wait for a still element can miss its moment;
+    # a person's click lands at once, and so does a forced one.
+    laptop.get_by_role("button", name="Pause").click(force=True)
+    expect(laptop.get_by_role("button", name="Start")).to_be_visible(timeout=SLOW)
+    expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=SLOW)
+    paused_at = metric(laptop, "Step").inner_text()
+    laptop.wait_for_timeout(1500)  # several timer periods
+    expect(metric(laptop, "Step")).to_have_text(paused_at)
+
+
+def test_a_clicked_point_opens_its_graph_with_the_weights(laptop, app_url):
+    open_train(laptop, app_url, "?data=moons&reg=l2")
+    point = laptop.locator("g.mark-symbol").first.locator("path").nth(17)
+    expect(point).to_have_attribute("aria-label", re.compile(r"set: train; point: 17;"))
+    point.dispatch_event("click")  # the point itself, even where a neighbour overlaps it
+    expect(laptop.get_by_label("Point", exact=True)).to_have_value("17", timeout=SLOW)
+    laptop.get_by_role("button", name="Open one sample's graph").click()
+    expect(laptop.get_by_role("heading", name="Graph", level=1)).to_be_visible(timeout=SLOW)
+    expect(laptop).to_have_url(re.compile(r"/graph\?(.*&)?graph="))
+    expect(laptop.get_by_text("d(total)/d(node)")).to_be_visible()
