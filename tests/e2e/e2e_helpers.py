@@ -5,7 +5,10 @@ Imported by the tests in this folder (pytest puts the folder on sys.path).
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+from pathlib import Path
 
 try:
     from playwright.sync_api import expect
@@ -14,17 +17,22 @@ except ImportError:  # the `browser` fixture reports it: a skip there, a failure
 
 PAGE_TITLES = ("Build", "Graph", "Gradients", "Gradient check")
 """The sidebar's navigation, in order: the four pages and nothing else."""
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+"""Where the README's screenshots live."""
+DRAWING = "graph-drawing"
+"""The test id of the graph drawing (pages/ui/graph_drawing; Playwright looks into its shadow
+root)."""
 
 
 def node_box(page, name: str):
     """The drawn record of node `name` in the graph's SVG (Graphviz titles each node group)."""
     title = page.locator("title", has_text=re.compile(rf"^{re.escape(name)}$"))
-    return page.get_by_test_id("stGraphVizChart").locator("svg g.node").filter(has=title)
+    return page.get_by_test_id(DRAWING).locator("svg g.node").filter(has=title)
 
 
 def wait_for_app(page) -> None:
     """The app has drawn its graph and finished running."""
-    first_node = page.get_by_test_id("stGraphVizChart").locator("svg g.node").first
+    first_node = page.get_by_test_id(DRAWING).locator("svg g.node").first
     expect(first_node).to_be_visible(timeout=30_000)
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
@@ -39,3 +47,26 @@ def expect_only_the_four_pages_in_the_navigation(page) -> None:
     """The sidebar lists exactly the app's pages (a link's text starts with its icon's name)."""
     links = page.get_by_test_id("stSidebarNav").get_by_test_id("stSidebarNavLink")
     expect(links).to_have_text([re.compile(rf"^[a-z_]*{re.escape(t)}$") for t in PAGE_TITLES])
+
+
+def shoot(page, artifacts_dir: Path, slug: str) -> None:
+    """Screenshot into tests/artifacts/; with UPDATE_SCREENSHOTS=1, also refresh the copy under
+    docs/ that the README shows (so an ordinary test run leaves the checkout clean)."""
+    path = artifacts_dir / f"screenshot-{slug}.png"
+    page.screenshot(path=path)
+    assert path.stat().st_size > 10_000  # a real page, not a blank frame
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        DOCS.mkdir(exist_ok=True)
+        shutil.copyfile(path, DOCS / f"screenshot-{slug}.png")
+
+
+def add_input(page, name: str, number: str) -> None:
+    """Add an input with the Build page's form, as a person would."""
+    page.get_by_role("radio", name="Input", exact=True).click()
+    number_box = page.get_by_label("Number", exact=True)
+    number_box.fill(number)
+    number_box.press("Enter")
+    name_box = page.get_by_label("Name (optional)")
+    name_box.fill(name)
+    name_box.press("Enter")
+    page.get_by_role("button", name="Add node").click()

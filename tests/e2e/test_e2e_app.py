@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
-from e2e_helpers import expect, node_box, open_page, wait_for_app
+from e2e_helpers import add_input, expect, node_box, open_page, shoot, wait_for_app
 
 from playground import presets
 
 pytestmark = pytest.mark.e2e
-
-ROOT = Path(__file__).resolve().parents[2]
-DOCS = ROOT / "docs"
-
-
-def add_input(page, name: str, number: str) -> None:
-    page.get_by_role("radio", name="Input", exact=True).click()
-    number_box = page.get_by_label("Number", exact=True)
-    number_box.fill(number)
-    number_box.press("Enter")
-    name_box = page.get_by_label("Name (optional)")
-    name_box.fill(name)
-    name_box.press("Enter")
-    page.get_by_role("button", name="Add node").click()
 
 
 def add_operation(page, name: str) -> None:
@@ -80,17 +63,6 @@ def load_preset(page, title: str) -> None:
     page.get_by_role("option", name=title, exact=True).click()
     expect(page.get_by_test_id("stSidebar")).to_contain_text(title)
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
-
-
-def shoot(page, artifacts_dir: Path, slug: str) -> None:
-    """Screenshot into tests/artifacts/; with UPDATE_SCREENSHOTS=1, also refresh the copy under
-    docs/ that the README shows (so an ordinary test run leaves the checkout clean)."""
-    path = artifacts_dir / f"screenshot-{slug}.png"
-    page.screenshot(path=path)
-    assert path.stat().st_size > 10_000  # a real page, not a blank frame
-    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        DOCS.mkdir(exist_ok=True)
-        shutil.copyfile(path, DOCS / f"screenshot-{slug}.png")
 
 
 def test_screenshots_of_every_page(page, app_url, artifacts_dir):

@@ -11,7 +11,13 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from e2e_helpers import expect, expect_only_the_four_pages_in_the_navigation, node_box, wait_for_app
+from e2e_helpers import (
+    DRAWING,
+    expect,
+    expect_only_the_four_pages_in_the_navigation,
+    node_box,
+    wait_for_app,
+)
 
 from playground import parse, presets, share
 
@@ -41,7 +47,7 @@ def test_a_graph_link_opens_the_graph_page_with_its_graph_and_sidebar(fresh_app_
     expect(tab.get_by_role("heading", name="Graph", level=1)).to_be_visible()
     expect(node_box(tab, "r")).to_contain_text("value 10.0000")
     expect(node_box(tab, "p")).to_contain_text("grad 5.0000")
-    expect(tab.get_by_test_id("stGraphVizChart")).not_to_contain_text("value 8.0000")  # not `d`
+    expect(tab.get_by_test_id(DRAWING)).not_to_contain_text("value 8.0000")  # not `d`
     expect_output_in_sidebar(tab, "r")
     expect_only_the_four_pages_in_the_navigation(tab)
     expect(tab).to_have_url(re.compile(r"/graph\?(.*&)?font=22"))
