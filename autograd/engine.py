@@ -169,7 +169,7 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
             if count == 0:
                 ready.append(child)
         if not retain_graph and fn._saved:
-            fn._saved = None  # free what forward saved; Functions that saved nothing can rerun
+            fn._free_saved()  # Functions that saved nothing can run again
     return grads, captured
 
 
@@ -250,12 +250,12 @@ def _apply_hooks(hooks, grad):
 def _backward_on_tensors(fn, grad, create_graph):
     """Run ``fn.backward`` on Tensors (a custom op, or any op under create_graph) and return one
     gradient (or None) per input, each as the walk carries it (``_as_walk_gradient``)."""
-    tensors = fn._graph_tensors()
-    arrays, fn._saved = fn._saved, tensors
+    arrays = fn._saved_values()
+    fn._set_saved_values(fn._graph_tensors())  # what saved_tensors gives, on either path
     try:
         result = fn.backward(grad if create_graph else Tensor._make(grad, False, None))
     finally:
-        fn._saved = arrays
+        fn._set_saved_values(arrays)
     if not isinstance(result, tuple):
         result = (result,)
     edges = fn._edges()

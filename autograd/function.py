@@ -7,11 +7,11 @@ and returns one gradient per input (None where there is none). Call ``Op()(x, y)
 The engine reduces any gradient that has a broadcast shape back to its input's shape, so op
 authors never unbroadcast by hand.
 
-What a recorded Function holds, as in PyTorch: strongly, only what its backward needs — the values
-``forward`` saved, the Functions that made its inputs (so the walk goes on to them), and the leaves
-whose ``.grad`` it feeds; weakly, everything else. A large intermediate that no backward needs is
-freed as soon as the caller drops it, and the output is held weakly, so a graph has no reference
-cycles and is freed as soon as its root is dropped.
+A recorded Function holds, as in PyTorch, what its backward needs (the values ``forward`` saved,
+the Functions that made its inputs, the leaves whose ``.grad`` it feeds) and, for drawings, its
+small inputs; a large intermediate that no backward needs is freed as soon as the caller drops it
+(the class doc says what introspection then shows). The output is held weakly, so a graph has no
+reference cycles and is freed as soon as its root is dropped.
 """
 
 import weakref
@@ -56,6 +56,9 @@ class Function:
     #   until backward is one more for the garbage collector to count and promote, so an op keeps
     #   only itself and its output (issue 14.2). _second is None for one input, _more is None
     #   for up to two.
+    # _saved: how many values forward saved (0: none), or None once backward freed them; the
+    #   values themselves sit in _s0, _s1 and, past two, the tuple _s_more (no tuple per op,
+    #   for the same reason as the edges).
     # _hooks: None, or (once a hook, retain_grad() or grad() wants the result's gradient) the
     #   result's list of hooks, held here so that they run even after the result Tensor is
     #   dropped, as in PyTorch.
@@ -64,8 +67,9 @@ class Function:
     #   array (saved it, or holds the result weakly), to recognise it among saved values after
     #   the result Tensor is gone; _shape and _dtype, the result's, when a consumer holds it
     #   weakly.
-    __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_hooks",
-                 "_output", "_output_id", "_shape", "_dtype", "__weakref__")
+    __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_s0", "_s1",
+                 "_s_more", "_hooks", "_output", "_output_id", "_shape", "_dtype",
+                 "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor``
     #: functions only, so the engine may run it directly on NumPy arrays (see the class doc).
@@ -105,15 +109,49 @@ class Function:
 
     def save_for_backward(self, *values):
         """Keep arrays that ``backward`` needs; they are freed once backward has passed."""
-        self._saved = values
+        count = self._saved = len(values)
+        if count:
+            self._s0 = values[0]
+            if count > 1:
+                self._s1 = values[1]
+                if count > 2:
+                    self._s_more = values[2:]
 
     @property
     def saved_tensors(self):
         """The values ``forward`` saved: arrays on the fast path, Tensors of this graph
         otherwise (see the class doc)."""
-        if self._saved is None:
+        if not self.backward_runs_on_arrays:
+            return self._graph_tensors()
+        count = self._saved
+        if count == 1:
+            return (self._s0,)
+        if count == 2:
+            return (self._s0, self._s1)
+        return self._saved_values()
+
+    def _saved_values(self):
+        """The saved values as forward gave them, as a tuple."""
+        count = self._saved
+        if count is None:
             raise freed_error(self)
-        return self._saved if self.backward_runs_on_arrays else self._graph_tensors()
+        if count == 1:
+            return (self._s0,)
+        if count == 2:
+            return (self._s0, self._s1)
+        return (self._s0, self._s1, *self._s_more) if count else ()
+
+    def _set_saved_values(self, values):
+        """Replace the saved values (as many as there were) by ``values``."""
+        values = tuple(values)
+        self._s0 = values[0] if values else None
+        self._s1 = values[1] if len(values) > 1 else None
+        self._s_more = values[2:] if len(values) > 2 else None
+
+    def _free_saved(self):
+        """Drop what forward saved (after a backward without retain_graph)."""
+        self._saved = None
+        self._s0 = self._s1 = self._s_more = None
 
     @property
     def inputs(self):
@@ -131,9 +169,7 @@ class Function:
     def _graph_tensors(self):
         """The saved values as Tensors of this graph: an input's or the output's array comes back
         as that Tensor, other arrays as constants."""
-        if self._saved is None:
-            raise freed_error(self)
-        return tuple([self._as_graph_tensor(value) for value in self._saved])
+        return tuple([self._as_graph_tensor(value) for value in self._saved_values()])
 
     def _as_graph_tensor(self, value):
         if isinstance(value, Tensor):
@@ -160,7 +196,8 @@ class Function:
             return out
         if data is None:
             output_id = getattr(self, "_output_id", 0)
-            data = next((v for v in self._saved or () if id(v) == output_id), None)
+            saved = self._saved_values() if self._saved is not None else ()
+            data = next((v for v in saved if id(v) == output_id), None)
         if data is not None:
             out = Tensor._make(data, True, self)
         else:
@@ -214,8 +251,13 @@ def freed_error(fn):
     )
 
 
-def _edge(x, saved):
-    """How a Function reaches input ``x`` (see ``Function.__slots__``)."""
+def _saves(fn, array):
+    """Whether ``fn`` saved this very array."""
+    return fn._saved is not None and any(value is array for value in fn._saved_values())
+
+
+def _edge(x, fn):
+    """How ``fn`` reaches its input ``x`` (see ``Function.__slots__``)."""
     data = x.data
     if data.size <= KEPT_ELEMENTS:
         return x
@@ -228,11 +270,8 @@ def _edge(x, saved):
         if getattr(child, "_output", None) is None:
             child._output = weakref.ref(x)
         return child
-    if x.requires_grad:
+    if x.requires_grad or _saves(fn, data):
         return x
-    for value in saved:
-        if value is data:
-            return x
     return _WeakConstant(x)
 
 
@@ -266,7 +305,7 @@ def _record(fn, inputs, attrs):
             (a,) = inputs = _as_tensors(inputs)
     else:
         inputs = _as_tensors(inputs)
-    fn._saved = ()
+    fn._saved = 0
     try:
         if count == 2:
             out = (fn.forward(a.data, b.data, **attrs) if attrs
@@ -286,7 +325,7 @@ def _record(fn, inputs, attrs):
     if type(out) is not np.ndarray:  # NumPy returns scalars for 0-d results: keep arrays
         raw, out = out, np.asarray(out)
         if fn._saved:
-            fn._saved = tuple(out if saved is raw else saved for saved in fn._saved)
+            fn._set_saved_values([out if saved is raw else saved for saved in fn._saved_values()])
     result = _new_tensor(Tensor)
     result.data = out
     level = _dual_level.get()
@@ -295,30 +334,28 @@ def _record(fn, inputs, attrs):
     if not (requires_grad and _grad_enabled.get()):
         result.requires_grad = False
         result.grad_fn = None
-        fn._saved = None
+        fn._free_saved()
         return result
     result.requires_grad = True
     result.grad_fn = fn
-    saved = fn._saved
-    for value in saved:
-        if value is out:
-            fn._output_id = id(out)
-            break
+    n_saved = fn._saved
+    if n_saved and (fn._s0 is out or (n_saved > 1 and _saves(fn, out))):
+        fn._output_id = id(out)
     fn._hooks = None
     if count == 2:
-        fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, saved)
-        fn._second = b if b.data.size <= KEPT_ELEMENTS else _edge(b, saved)
+        fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, fn)
+        fn._second = b if b.data.size <= KEPT_ELEMENTS else _edge(b, fn)
         fn._more = None
         try:
             fn.needs_input_grad = _NEEDS_TWO[a.requires_grad][b.requires_grad]
         except (KeyError, TypeError):
             fn.needs_input_grad = (bool(a.requires_grad), bool(b.requires_grad))
     elif count == 1:
-        fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, saved)
+        fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, fn)
         fn._second = None
         fn.needs_input_grad = _NEEDS_ONE.get(a.requires_grad) or (bool(a.requires_grad),)
     else:
-        edges = [_edge(x, saved) for x in inputs]
+        edges = [_edge(x, fn) for x in inputs]
         fn._first, fn._second, fn._more = edges[0], edges[1], tuple(edges[2:])
         fn.needs_input_grad = tuple([bool(t.requires_grad) for t in inputs])
     return result
