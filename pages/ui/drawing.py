@@ -6,7 +6,8 @@ colours, with each node's hover text. `st.graphviz_chart` could not show the sid
 its container styles every element inside it, SVG text included, with one small font size
 (`"& *": {fontSize: ...}` in Streamlit's GraphVizChart), and a CSS rule beats the `font-size`
 attribute Graphviz writes on each text. The component keeps the SVG in its own shadow root,
-where no page style reaches. Where `dot` is missing, `st.graphviz_chart` still draws the graph.
+where no page style reaches. Where `dot` is missing, `st.graphviz_chart` still draws the graph,
+and FALLBACK_STYLE gives its text back the font size.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ from pages.ui import session as state
 from playground import render
 
 ALT = "Computation graph with values and gradients"
+FALLBACK_STYLE = (
+    "<style>[data-testid='stGraphVizChart'] svg text { font-size: revert-layer !important; }"
+    "</style>"
+)
+"""Gives st.graphviz_chart's text back the size Graphviz wrote on it: `revert-layer` drops
+Streamlit's rule, which sits in no cascade layer, and falls back to the SVG's own attribute."""
 _ASSETS = Path(__file__).with_name("graph_drawing")
 _COMPONENT = st.components.v2.component(
     "graph_drawing",
@@ -62,6 +69,7 @@ def show(layouts: list[tuple[str, str]], selected: str | None = None,
     over its limits) the browser lays out the last one itself, without zoom or theme colours."""
     svgs = [cached.svg(dot)[0] for _, dot in layouts]
     if None in svgs:
+        st.html(FALLBACK_STYLE)
         st.graphviz_chart(layouts[-1][1], alt=ALT)
         return
     callbacks = {"on_node_change": lambda: _picked(on_select)} if on_select else {}

@@ -71,11 +71,12 @@ def artifacts_dir() -> Path:
 
 
 @contextmanager
-def serve(log_path: Path) -> Iterator[str]:
-    """`streamlit run streamlit_app.py` on a free port, logging to `log_path`: its base URL."""
+def serve(log_path: Path, **env_changes: str) -> Iterator[str]:
+    """`streamlit run streamlit_app.py` on a free port, logging to `log_path`: its base URL.
+    `env_changes` set environment variables for the server (PATH without Graphviz, say)."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **env_changes}
     command = [
         sys.executable, "-m", "streamlit", "run", "streamlit_app.py",
         "--server.port", str(port),
@@ -107,6 +108,14 @@ def serve(log_path: Path) -> Iterator[str]:
 def app_url(artifacts_dir: Path):
     """One server for the whole test session; yields its base URL and stops it at the end."""
     with serve(artifacts_dir / "streamlit-server.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def app_url_without_graphviz(artifacts_dir: Path, tmp_path_factory):
+    """A server whose PATH has no `dot` program, as on a machine without Graphviz."""
+    empty = tmp_path_factory.mktemp("no-graphviz")
+    with serve(artifacts_dir / "streamlit-server-no-graphviz.log", PATH=str(empty)) as url:
         yield url
 
 

@@ -169,3 +169,19 @@ def test_clicking_a_node_on_gradients_opens_it_in_the_detail(context_of, app_url
     expect(node_box(tab, "c")).to_have_class(re.compile(r"\bselected\b"))
     formula = tab.locator(".katex-mathml annotation").filter(has_text=r"\partial \mathit{c}")
     expect(formula.first).to_contain_text(r"\mathit{b} = 3.0000")
+
+
+def test_without_graphviz_the_browser_draws_the_graph_with_the_font_size(
+    context_of, app_url_without_graphviz
+):
+    heights = {}
+    for font in (14, 28):
+        tab = context_of(LAPTOP)
+        tab.goto(f"{app_url_without_graphviz}/graph?font={font}")
+        chart = tab.get_by_test_id("stGraphVizChart")
+        name = chart.locator("svg g.node").filter(
+            has=tab.locator("title", has_text=re.compile(r"^a$"))).locator("text").first
+        expect(name).to_be_visible(timeout=30_000)
+        expect(chart).to_contain_text("grad 4.0000")
+        heights[font] = name.bounding_box()["height"]
+    assert heights[28] / heights[14] >= 1.8, heights
