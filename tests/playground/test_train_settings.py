@@ -62,7 +62,7 @@ def test_parameters_that_are_not_ours_are_left_alone():
 @pytest.mark.parametrize(("field", "value"), [
     ("dataset", "iris"), ("noise", 51), ("points", 19), ("points", True), ("train_percent", 95),
     ("seed", -1), ("features", ()), ("features", ("x1", "x1")), ("features", ("x3",)),
-    ("hidden", (17,)), ("hidden", (1, 1, 1, 1, 1)), ("hidden", (0,)), ("activation", "gelu"),
+    ("hidden", (17,)), ("hidden", (1, 1, 1, 1, 1)), ("hidden", (0,)), ("activation", "elu"),
     ("loss", "hinge"), ("optimizer", "rmsprop"), ("learning_rate", "0.05"), ("momentum", "1"),
     ("batch_size", 7), ("regularizer", "l3"), ("reg_rate", "0.002"),
 ])
