@@ -1,5 +1,5 @@
-"""Gradients page: the drawing, every node's numbers in a sortable table, a node in detail with
-its local derivative in its own names and numbers, and each op's rule."""
+"""Gradients page: every node's numbers in a sortable table, the drawing to pick a node, that
+node in detail with its local derivative in its own names and numbers, and each op's rule."""
 
 import streamlit as st
 
@@ -42,7 +42,6 @@ if st.session_state.get(keys.DETAIL_NODE) not in spec:
 
 st.title("Gradients")
 notes.result_notes(result)
-drawing.drawing(spec_json, selected=st.session_state[keys.DETAIL_NODE], on_select=_pick_drawn)
 
 st.dataframe(
     table,
@@ -61,6 +60,8 @@ st.dataframe(
 st.caption("Click a column header to sort; select a row, or a node in the drawing, to see that "
            "node in detail below.")
 
+drawing.drawing(spec_json, selected=st.session_state[keys.DETAIL_NODE], on_select=_pick_drawn,
+                max_height=0.5)
 detail_col, formula_col = st.columns([3, 2], gap="large")
 
 with detail_col:

@@ -50,20 +50,21 @@ def drawing_source(spec_json: str) -> str:
 
 
 def drawing(spec_json: str, selected: str | None = None,
-            on_select: Callable[[str], None] | None = None) -> None:
+            on_select: Callable[[str], None] | None = None, max_height: float = 0.85) -> None:
     """The graph drawn with the sidebar's options, with a hint when it is too big to read.
 
     `selected` is outlined; with `on_select`, a click on a node calls it with the node's name.
+    The drawing takes at most `max_height` of the window's height (it pans and zooms inside).
     """
     opts, n_nodes = state.options(), len(state.spec())
     if opts.crowded(n_nodes):
         st.info(f"This graph has {n_nodes} nodes: turn on **Compact drawing** in the sidebar to "
                 "keep it legible.", icon=":material/info:")
-    show(sources(spec_json), selected, on_select)
+    show(sources(spec_json), selected, on_select, max_height)
 
 
 def show(layouts: list[tuple[str, str]], selected: str | None = None,
-         on_select: Callable[[str], None] | None = None) -> None:
+         on_select: Callable[[str], None] | None = None, max_height: float = 0.85) -> None:
     """Draw (rankdir, DOT source) layouts, widest first: the browser shows the first that fits
     its width at full size, else the last. Without an SVG for each (no `dot` program, or a graph
     over its limits) the browser lays out the last one itself, without zoom or theme colours."""
@@ -82,6 +83,7 @@ def show(layouts: list[tuple[str, str]], selected: str | None = None,
             "clickable": on_select is not None,
             "highlight": render.HIGHLIGHT,
             "label": ALT,
+            "max_height": max_height,
         },
         **callbacks,
     )

@@ -80,7 +80,11 @@ def test_the_buttons_and_the_wheel_zoom_and_fit_brings_back_the_starting_view(
     tab = context_of(LAPTOP)
     tab.goto(f"{app_url}/graph")
     wait_for_app(tab)
-    tab.get_by_test_id(DRAWING).evaluate("e => e.scrollIntoView({block: 'start'})")
+    tab.evaluate("""() => {  // the whole drawing in view, just below Streamlit's header
+        const drawing = document.querySelector("[data-testid=stBidiComponentIsolated]");
+        document.querySelector("[data-testid=stMain]").scrollTop +=
+            drawing.getBoundingClientRect().top - 70;
+    }""")
     shoot(tab, artifacts_dir, "laptop")
     start = text_height(tab)
     zoom(tab, "Zoom in")

@@ -4,14 +4,15 @@
 // where the page asks for it, a click that picks a node.
 //
 // data: {drawings: [{rankdir, svg}, ...] widest first, selected: node name or null,
-//        clickable: bool, highlight: CSS colour, label: text for screen readers}
+//        clickable: bool, highlight: CSS colour, label: text for screen readers,
+//        max_height: the most of the window's height the drawing takes, so the page can still
+//        be scrolled beside it}
 
 const Panzoom = globalThis.Panzoom;
 const POINT = 4 / 3; // Graphviz measures in points; a CSS pixel is 3/4 of a point
 const MAX_SCALE = 8;
 const MIN_SCALE = 0.05;
 const BUTTON_STEP = 1.4; // one press of zoom in or out
-const MAX_HEIGHT = 0.85; // of the window, so the page can still be scrolled beside the drawing
 const MIN_HEIGHT = 160;
 const CLICK_SLOP = 5; // pixels a pointer may move and still click rather than drag
 const XLINK = "http://www.w3.org/1999/xlink";
@@ -137,7 +138,7 @@ class View {
     const [width, height] = this.shown.size;
     const room = this.viewport.clientWidth;
     const scale = Math.min(1, room / width);
-    const tall = Math.min(height * scale, window.innerHeight * MAX_HEIGHT);
+    const tall = Math.min(height * scale, window.innerHeight * this.data.max_height);
     this.viewport.style.height = `${Math.max(MIN_HEIGHT, Math.ceil(tall))}px`;
     this.panzoom.zoom(scale, { animate: false, force: true });
     this.panzoom.pan((room - width * scale) / 2 / scale, 0, { animate: false, force: true });
