@@ -2,7 +2,16 @@
 
 import streamlit as st
 
-from pages.ui import add_form, cached, drawing, edit_form, expression_form, frame, notes
+from pages.ui import (
+    add_form,
+    cached,
+    drawing,
+    edit_form,
+    expression_form,
+    frame,
+    import_form,
+    notes,
+)
 from pages.ui import session as state
 
 frame.route_through_entry_script()
@@ -20,12 +29,15 @@ else:
     drawing.drawing(spec_json)
 editor_col, legend_col = st.columns([3, 2], gap="large")
 with editor_col:
-    add_tab, expr_tab, edit_tab = st.tabs(["Add a node", "Expression", "Edit a node"])
+    add_tab, expr_tab, edit_tab, import_tab = st.tabs(
+        ["Add a node", "Expression", "Edit a node", "Import JSON"])
     with add_tab:
         add_form.draw(spec, result)
     with expr_tab:
         expression_form.draw(spec_json)
     with edit_tab:
         edit_form.draw(spec, result)
+    with import_tab:
+        import_form.draw()
 with legend_col:
     drawing.legend()

@@ -24,6 +24,7 @@ class SpecError(ValueError):
         line: int | None = None,
         col: int | None = None,
     ) -> None:
+        problem = _printable(problem)
         self.problem = problem
         self.node = node
         self.line = line
@@ -49,13 +50,19 @@ def _rebuild(problem: str, node: str | None, line: int | None, col: int | None) 
     return SpecError(problem, node=node, line=line, col=col)
 
 
+def _printable(text: str) -> str:
+    """``text`` with anything UTF-8 cannot carry (a lone surrogate, which a JSON document may
+    spell as \\ud800) written as its escape, so every message can be sent to a browser."""
+    return str(text).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _format(problem: str, node: str | None, line: int | None, col: int | None) -> str:
     where = []
     if line is not None:
         where.append(f"line {line}" if col is None else f"line {line}, column {col}")
     if node is not None:
         where.append(f"node `{node}`")
-    return f"{', '.join(where)}: {problem}" if where else problem
+    return _printable(f"{', '.join(where)}: {problem}" if where else problem)
 
 
 _MARKDOWN_SPECIALS = r"([\\*_\[\]<>$~|#!{}])"  # a plain string: re caches the pattern

@@ -38,8 +38,9 @@ MAX_WORK = 20_000_000
 matrix product's multiply-adds / 16 (backward costs about twice as much again)."""
 MAX_SECONDS = 10.0
 """Wall-clock seconds one evaluation, check or drawing may take, whatever the estimate said."""
-MAX_SEED = 2**63 - 1
-"""Largest seed of a random generator."""
+MAX_SEED = 2**53 - 1
+"""Largest seed of a random generator: the largest whole number a browser's number box (and
+JavaScript's JSON) holds exactly."""
 
 # Documents and links (playground.spec, playground.share).
 MAX_JSON_CHARS = 4_000_000

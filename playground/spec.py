@@ -577,8 +577,11 @@ class GraphSpec:
             except UnicodeDecodeError:
                 raise SpecError("the document is not UTF-8 text") from None
         check_text(text, "document", limits.MAX_JSON_CHARS, kind="JSON text")
+        text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors save files
         try:
-            doc = json.loads(text, parse_constant=_reject_constant)
+            doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_object)
+        except SpecError:
+            raise
         except json.JSONDecodeError as err:
             raise SpecError(
                 f"the document is not valid JSON: {err.msg}", line=err.lineno, col=err.colno
@@ -599,6 +602,16 @@ def _check_exponent(exponent: Node, user: str) -> None:
             f"±{limits.MAX_CONST_EXPONENT:,}",
             node=user,
         )
+
+
+def _object(pairs: list) -> dict:
+    """A JSON object; one that names a key twice is refused (parsers disagree on which wins)."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise SpecError(f"the document gives `{key:.30}` twice in one object; keep one")
+        out[key] = value
+    return out
 
 
 def _reject_constant(name: str):

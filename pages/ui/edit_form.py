@@ -33,7 +33,9 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
     button_col.button("Rename", on_click=_rename, args=(name,), key=keys.EDIT_RENAME,
                       width="stretch")
 
-    if node.is_leaf:
+    if node.is_leaf and node_widgets.editable_here(node.value):
+        st.info(node_widgets.editable_here(node.value), icon=":material/info:")
+    elif node.is_leaf:
         node_widgets.value_widgets(keys.edit_value(name), current=node.value)
         st.button("Set value", on_click=_set_value, args=(name,), key=keys.EDIT_SET_VALUE)
 

@@ -47,6 +47,12 @@ EXPR_TEXT = WIDGET + "expr_text"
 EXPR_APPLY = WIDGET + "expr_apply"
 EXPR_RELOAD = WIDGET + "expr_reload"
 
+# --- Build: import JSON --------------------------------------------------------------------------
+IMPORT_FORM = WIDGET + "import_form"
+IMPORT_FILE = WIDGET + "import_file"
+IMPORT_TEXT = WIDGET + "import_text"
+IMPORT_GO = WIDGET + "import_go"
+
 # --- Build: edit a node --------------------------------------------------------------------------
 EDIT_NODE = WIDGET + "edit_node"
 EDIT_NEW_NAME = WIDGET + "edit_new_name"

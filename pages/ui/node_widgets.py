@@ -79,10 +79,23 @@ def _read_ints(prefix: str, label: str) -> tuple[int, ...]:
 # --- leaf values ---------------------------------------------------------------------------------
 
 
+def editable_here(value: object) -> str | None:
+    """None if the form's widgets can show `value` (a leaf's canonical value), else why not:
+    a generator of more than UI_MAX_NDIM dimensions, or a list longer than a text box takes."""
+    if isinstance(value, dict) and len(value["shape"]) > UI_MAX_NDIM:
+        return (f"This generator has {len(value['shape'])} dimensions and the form edits up to "
+                f"{UI_MAX_NDIM}: change it in the Expression tab.")
+    if isinstance(value, list) and len(json.dumps(value)) > limits.MAX_TEXT_CHARS:
+        return ("This value is too long to edit in a text box: change it in the Expression tab "
+                "or import the graph's JSON.")
+    return None
+
+
 def value_widgets(prefix: str, current: object = 1.0) -> None:
     """A number, a nested list, or a seeded generator such as randn of shape (3, 2).
 
-    `current` (a leaf's canonical value: float, nested list or generator dict) fills them in.
+    `current` (a leaf's canonical value: float, nested list or generator dict, one that
+    `editable_here` accepts) fills them in.
     """
     if isinstance(current, dict):
         mode, generator = "generator", current
@@ -110,7 +123,8 @@ def value_widgets(prefix: str, current: object = 1.0) -> None:
         _ints_widgets(keys.value_part(prefix, "shape"), "shape", 1,
                       tuple(generator.get("shape", (3, 2))))
         if "seed" in GENERATORS[fn]:
-            st.number_input("Seed", min_value=0, value=generator.get("seed", 0), step=1,
+            st.number_input("Seed", min_value=0, max_value=limits.MAX_SEED,
+                            value=generator.get("seed", 0), step=1,
                             key=keys.value_part(prefix, "seed"))
         if "value" in GENERATORS[fn]:
             st.number_input("Fill value", value=generator.get("value", 0.5), format="%g",

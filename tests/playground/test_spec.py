@@ -410,7 +410,7 @@ _generators = st.one_of(
         {
             "fn": st.sampled_from(["randn", "rand"]),
             "shape": st.lists(st.integers(1, 4), max_size=3),
-            "seed": st.integers(0, 2**63 - 1),
+            "seed": st.integers(0, limits.MAX_SEED),
         }
     ),
     st.fixed_dictionaries(
