@@ -1,7 +1,58 @@
-"""Neural-network building blocks in PyTorch's shape: Module, layers and losses."""
+"""Neural-network building blocks in PyTorch's shape: Module, layers, losses, ``init``,
+``utils`` (gradient clipping) and ``functional``; ``save``/``load`` keep state in ``.npz``."""
 
-from . import functional
-from .layers import MLP, Linear, ReLU, Sequential, Sigmoid, Tanh
-from .module import Module
+from . import functional, init, utils
+from .attention import MultiheadAttention
+from .conv import AdaptiveAvgPool2d, AvgPool2d, Conv1d, Conv2d, MaxPool2d
+from .layers import (
+    ELU,
+    GELU,
+    MLP,
+    Dropout,
+    Embedding,
+    Flatten,
+    Hardtanh,
+    Identity,
+    LeakyReLU,
+    Linear,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    ModuleDict,
+    ModuleList,
+    ReLU,
+    ReLU6,
+    Sequential,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+    Unflatten,
+)
+from .losses import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    MultiMarginLoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
+from .module import IncompatibleKeys, Module, Parameter
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .serialization import load, save
 
-__all__ = ["MLP", "Linear", "Module", "ReLU", "Sequential", "Sigmoid", "Tanh", "functional"]
+__all__ = [
+    "ELU", "GELU", "MLP", "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
+    "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout",
+    "Embedding", "Flatten", "Hardtanh", "HuberLoss", "Identity", "IncompatibleKeys",
+    "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax",
+    "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
+    "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "Parameter", "ReLU", "ReLU6",
+    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
+    "Unflatten", "functional", "init", "load", "save", "utils",
+]

@@ -1,22 +1,102 @@
-"""Losses with PyTorch's ``reduction=`` (mean, sum or none), and the activations under their
-PyTorch names."""
+"""``torch.nn.functional`` for this engine: the losses with PyTorch's ``reduction=`` (mean, sum
+or none), and every op a network is built from under PyTorch's F names (conv2d, max_pool2d,
+gelu, layer_norm, dropout, scaled_dot_product_attention, ...)."""
 
 import numpy as np
 
 from ..function import Function
-from ..ops import linear, log_softmax, relu, sigmoid, softmax, tanh
+from ..ops import (
+    adaptive_avg_pool2d,
+    avg_pool2d,
+    celu,
+    conv1d,
+    conv2d,
+    elu,
+    fold,
+    gelu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    leaky_relu,
+    linear,
+    log_softmax,
+    max_pool2d,
+    mish,
+    one_hot,
+    pad,
+    prelu,
+    relu,
+    relu6,
+    selu,
+    sigmoid,
+    silu,
+    softmax,
+    softplus,
+    softsign,
+    tanh,
+    unfold,
+)
 from ..tensor import Tensor
+from .attention import scaled_dot_product_attention
+from .layers import dropout, embedding, logsigmoid
+from .losses import (
+    binary_cross_entropy_with_logits,
+    huber_loss,
+    kl_div,
+    l1_loss,
+    multi_margin_loss,
+    nll_loss,
+    smooth_l1_loss,
+)
+from .normalization import batch_norm, layer_norm, normalize
 
 __all__ = [
+    "adaptive_avg_pool2d",
+    "avg_pool2d",
+    "batch_norm",
     "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "celu",
+    "conv1d",
+    "conv2d",
     "cross_entropy",
+    "dropout",
+    "elu",
+    "embedding",
+    "fold",
+    "gelu",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "huber_loss",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "leaky_relu",
     "linear",
     "log_softmax",
+    "logsigmoid",
+    "max_pool2d",
+    "mish",
     "mse_loss",
+    "multi_margin_loss",
+    "nll_loss",
+    "normalize",
+    "one_hot",
+    "pad",
+    "prelu",
     "relu",
+    "relu6",
+    "scaled_dot_product_attention",
+    "selu",
     "sigmoid",
+    "silu",
+    "smooth_l1_loss",
     "softmax",
+    "softplus",
+    "softsign",
     "tanh",
+    "unfold",
 ]
 
 REDUCTIONS = ("mean", "sum", "none")

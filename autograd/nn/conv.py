@@ -1,0 +1,146 @@
+"""Convolution and pooling layers over the engine's conv ops, with PyTorch's arguments,
+defaults and initialisation."""
+
+import numpy as np
+
+from ..ops import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d, pad
+from . import init
+from .module import Module
+
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+
+
+def _tuple(value, n):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _ConvNd(Module):
+    """Shared by Conv1d and Conv2d: weight (out, in / groups, *kernel) and bias (out,) start
+    uniform in ±1/√fan_in (fan_in = in / groups · kernel elements), as in PyTorch."""
+
+    n = 0
+    op = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 dilation=1, groups=1, bias=True, padding_mode="zeros", dtype=np.float64):
+        super().__init__()
+        name = type(self).__name__
+        if groups <= 0 or in_channels % groups or out_channels % groups:
+            raise ValueError(f"{name}: in_channels ({in_channels}) and out_channels "
+                             f"({out_channels}) must both be divisible by groups ({groups})")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"{name}: padding_mode must be one of {_PADDING_MODES}, got "
+                             f"{padding_mode!r}")
+        if isinstance(padding, str) and padding not in ("same", "valid"):
+            raise ValueError(f"{name}: padding must be 'same', 'valid' or numbers, got "
+                             f"{padding!r}")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = _tuple(kernel_size, self.n)
+        self.stride, self.dilation = _tuple(stride, self.n), _tuple(dilation, self.n)
+        self.padding = padding if isinstance(padding, str) else _tuple(padding, self.n)
+        self.groups, self.padding_mode = groups, padding_mode
+        shape = (out_channels, in_channels // groups) + self.kernel_size
+        self.weight = init.parameter(shape, dtype, "weight")
+        self.bias = init.parameter((out_channels,), dtype, "bias") if bias else None
+        init.default_weight_and_bias(self.weight, self.bias)
+
+    def _pads(self):
+        """The (before, after) padding per spatial axis, last axis first, for ``pad``."""
+        if self.padding == "valid":
+            return (0, 0) * self.n
+        if self.padding == "same":
+            pairs = []
+            for k, d in zip(reversed(self.kernel_size), reversed(self.dilation)):
+                total = d * (k - 1)
+                pairs += [total // 2, total - total // 2]
+            return tuple(pairs)
+        return tuple(p for p in reversed(self.padding) for _ in range(2))
+
+    def forward(self, x):
+        if self.padding_mode != "zeros":
+            x = pad(x, self._pads(), mode=self.padding_mode)
+            return self.op(x, self.weight, self.bias, self.stride, 0, self.dilation,
+                           self.groups)
+        return self.op(x, self.weight, self.bias, self.stride, self.padding, self.dilation,
+                       self.groups)
+
+    def extra_repr(self):
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        if self.padding != (0,) * self.n:
+            text += f", padding={self.padding}"
+        if self.dilation != (1,) * self.n:
+            text += f", dilation={self.dilation}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        if self.bias is None:
+            text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
+        return text
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution of (N, C_in, L) (or unbatched (C_in, L)) into (N, C_out, L_out)."""
+
+    n = 1
+    op = staticmethod(conv1d)
+
+
+class Conv2d(_ConvNd):
+    """2-D convolution of (N, C_in, H, W) (or unbatched) into (N, C_out, H_out, W_out)."""
+
+    n = 2
+    op = staticmethod(conv2d)
+
+
+class MaxPool2d(Module):
+    """The maximum of each window (kernel_size, stride = kernel_size by default)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
+
+    def forward(self, x):
+        return max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation,
+                          self.ceil_mode, self.return_indices)
+
+    def extra_repr(self):
+        stride = self.kernel_size if self.stride is None else self.stride
+        return (f"kernel_size={self.kernel_size}, stride={stride}, padding={self.padding}, "
+                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class AvgPool2d(Module):
+    """The mean of each window (kernel_size, stride = kernel_size by default)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, x):
+        return avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        stride = self.kernel_size if self.stride is None else self.stride
+        return f"kernel_size={self.kernel_size}, stride={stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool2d(Module):
+    """Average pooling to a fixed ``output_size`` (e.g. 1: one number per channel)."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, x):
+        return adaptive_avg_pool2d(x, self.output_size)
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"

@@ -1,0 +1,179 @@
+"""Normalisation: layer_norm and batch_norm (functions and modules), written with the engine's
+ops (mean, var, rsqrt, ...), so every gradient can be read node by node and second derivatives
+work. Running statistics are buffers, updated in place as PyTorch updates them."""
+
+import numpy as np
+
+from ..grad_mode import no_grad
+from ..tensor import Tensor
+from .module import Module
+
+
+def _normalized(x, axes, eps):
+    """(x - mean) / sqrt(var + eps) over ``axes``, with the biased variance."""
+    centred = x - x.mean(axis=axes, keepdims=True)
+    return centred * (x.var(axis=axes, keepdims=True, correction=0) + eps).rsqrt()
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Each sample normalised over its last ``len(normalized_shape)`` axes to mean 0 and
+    variance 1 (biased, plus ``eps``), then scaled by ``weight`` and shifted by ``bias``
+    (both of ``normalized_shape``)."""
+    shape = _shape_tuple(normalized_shape)
+    if input.shape[input.ndim - len(shape):] != shape or len(shape) > input.ndim:
+        raise ValueError(
+            f"layer_norm: normalized_shape {shape} must match the last {len(shape)} axes of the "
+            f"input, whose shape is {input.shape}; pass normalized_shape={input.shape[-1:]} to "
+            "normalise over the last axis")
+    out = _normalized(input, tuple(range(-len(shape), 0)), eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    """``input`` divided by its ``p``-norm along ``dim``, at least ``eps`` (so a zero vector
+    stays zero), as torch's F.normalize."""
+    return input / input.norm(p, dim, keepdims=True).clamp(min=eps)
+
+
+def _shape_tuple(shape):
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-5):
+    """Each channel (axis 1) normalised over the batch and any spatial axes. With ``training``
+    the batch's own mean and biased variance are used, and the running statistics (when given)
+    move towards the batch's mean and unbiased variance by ``momentum``; without, the running
+    statistics are used."""
+    if input.ndim < 2:
+        raise ValueError(f"batch_norm: input must have shape (N, C, ...), got {input.shape}")
+    channels = input.shape[1]
+    axes = (0,) + tuple(range(2, input.ndim))
+    column = (1, channels) + (1,) * (input.ndim - 2)
+    if training:
+        count = input.size // channels if channels else 0
+        if count <= 1:
+            raise ValueError(
+                f"batch_norm: expected more than 1 value per channel when training, got input of "
+                f"shape {input.shape}; use a batch of at least 2 samples, or call .eval() to use "
+                "the running statistics")
+        mean = input.mean(axis=axes, keepdims=True)
+        var = input.var(axis=axes, keepdims=True, correction=0)
+        with no_grad():
+            if running_mean is not None:
+                running_mean.data[...] = ((1 - momentum) * running_mean.data
+                                          + momentum * mean.data.reshape(channels))
+            if running_var is not None:
+                unbiased = var.data.reshape(channels) * (count / (count - 1))
+                running_var.data[...] = (1 - momentum) * running_var.data + momentum * unbiased
+    else:
+        if running_mean is None or running_var is None:
+            raise ValueError("batch_norm: without training=True it needs running_mean and "
+                             "running_var; pass them, or training=True to use the batch's own "
+                             "statistics")
+        mean = _data(running_mean).reshape(column).astype(input.dtype, copy=False)
+        var = _data(running_var).reshape(column).astype(input.dtype, copy=False)
+    scale = (var + eps).rsqrt() if training else 1 / np.sqrt(var + eps)
+    out = (input - mean) * scale
+    if weight is not None:
+        out = out * weight.reshape(column)
+    if bias is not None:
+        out = out + bias.reshape(column)
+    return out
+
+
+def _data(x):
+    return x.data if isinstance(x, Tensor) else np.asarray(x)
+
+
+class LayerNorm(Module):
+    """Normalises each sample over its last axes (``normalized_shape``), then applies a learned
+    elementwise scale (``weight``, ones) and shift (``bias``, zeros)."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 dtype=np.float64):
+        super().__init__()
+        self.normalized_shape = _shape_tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        self.weight = self.bias = None
+        if elementwise_affine:
+            self.weight = Tensor(np.ones(self.normalized_shape, dtype), requires_grad=True)
+            if bias:
+                self.bias = Tensor(np.zeros(self.normalized_shape, dtype), requires_grad=True)
+
+    def forward(self, x):
+        return layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")
+
+
+class _BatchNorm(Module):
+    """Batch normalisation over channel axis 1, with running statistics as buffers
+    (``running_mean``, ``running_var``, ``num_batches_tracked``) and, when ``affine``, a learned
+    scale and shift per channel. ``momentum=None`` keeps a cumulative average instead."""
+
+    dims = ()  # the input ranks this layer accepts
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, dtype=np.float64, *, bias=True):
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        self.weight = self.bias = None
+        if affine:
+            self.weight = Tensor(np.ones(num_features, dtype), requires_grad=True)
+            if bias:
+                self.bias = Tensor(np.zeros(num_features, dtype), requires_grad=True)
+        if track_running_stats:
+            self.register_buffer("running_mean", Tensor(np.zeros(num_features, dtype)))
+            self.register_buffer("running_var", Tensor(np.ones(num_features, dtype)))
+            self.register_buffer("num_batches_tracked", Tensor(np.array(0, dtype=np.int64)))
+        else:
+            for name in ("running_mean", "running_var", "num_batches_tracked"):
+                self.register_buffer(name, None)
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean.data[...] = 0
+            self.running_var.data[...] = 1
+            self.num_batches_tracked.data[...] = 0
+
+    def forward(self, x):
+        if x.ndim not in self.dims or (x.ndim > 1 and x.shape[1] != self.num_features):
+            ranks = " or ".join(f"{d}-D" for d in self.dims)
+            raise ValueError(
+                f"{type(self).__name__}({self.num_features}): expected {ranks} input with "
+                f"{self.num_features} channels on axis 1, got shape {x.shape}")
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked.data += 1
+            if self.momentum is None:
+                factor = 1.0 / float(self.num_batches_tracked.data)
+        use_batch = self.training or self.running_mean is None
+        tracked = not self.training or self.track_running_stats
+        return batch_norm(x, self.running_mean if tracked else None,
+                          self.running_var if tracked else None, self.weight, self.bias,
+                          use_batch, factor, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, L) inputs, per channel C."""
+
+    dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of (N, C, H, W) images, per channel C."""
+
+    dims = (4,)
