@@ -68,5 +68,8 @@ CACHE_BYTES = 320 * 2**20
 sessions together; a single result larger than a quarter of it is computed but not kept."""
 MAX_LAYOUT_NODES = 1_000
 """Shapes (records and op ovals) of a drawing the server lays out as an SVG file."""
+MAX_DRAWN_SHAPES = 300
+"""Shapes of a drawing the server lays out for the page itself (a fifth of a second, a few
+hundred kB sent at each rerun); a bigger drawing is laid out by the student's browser."""
 MAX_LAYOUT_SECONDS = 5.0
 """Seconds the server's Graphviz may take to lay out one SVG file."""

@@ -216,6 +216,11 @@ def to_ascii(result: Result) -> str:
     return "\n".join(out) + "\n"
 
 
+def shape_count(dot_source: str) -> int:
+    """The records and op ovals of a drawing made by ``to_dot``: what Graphviz lays out."""
+    return dot_source.count("shape=record") + dot_source.count("shape=ellipse")
+
+
 def to_svg(dot_source: str, timeout: float = 10.0) -> str | None:
     """SVG text of a DOT drawing; None when the `dot` program is missing, fails or is too slow."""
     dot = shutil.which("dot")

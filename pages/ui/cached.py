@@ -62,7 +62,7 @@ def svg(dot_source: str) -> tuple[str | None, str | None]:
     `limits.MAX_LAYOUT_NODES` nodes and `limits.MAX_LAYOUT_SECONDS` seconds."""
 
     def compute() -> tuple[str | None, str | None]:
-        nodes = dot_source.count("shape=record") + dot_source.count("shape=ellipse")
+        nodes = render.shape_count(dot_source)
         if nodes > limits.MAX_LAYOUT_NODES:
             return None, (
                 f"The drawing has {nodes:,} shapes, more than the {limits.MAX_LAYOUT_NODES:,} "

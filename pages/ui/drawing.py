@@ -19,7 +19,7 @@ import streamlit as st
 
 from pages.ui import cached, keys
 from pages.ui import session as state
-from playground import render
+from playground import limits, render
 
 ALT = "Computation graph with values and gradients"
 FALLBACK_STYLE = (
@@ -66,9 +66,11 @@ def drawing(spec_json: str, selected: str | None = None,
 def show(layouts: list[tuple[str, str]], selected: str | None = None,
          on_select: Callable[[str], None] | None = None, max_height: float = 0.85) -> None:
     """Draw (rankdir, DOT source) layouts, widest first: the browser shows the first that fits
-    its width at full size, else the last. Without an SVG for each (no `dot` program, or a graph
-    over its limits) the browser lays out the last one itself, without zoom or theme colours."""
-    svgs = [cached.svg(dot)[0] for _, dot in layouts]
+    its width at full size, else the last. A drawing over `limits.MAX_DRAWN_SHAPES`, or one
+    Graphviz could not lay out (no `dot` program here), is laid out by the browser instead:
+    the last layout, without zoom or theme colours."""
+    small = all(render.shape_count(dot) <= limits.MAX_DRAWN_SHAPES for _, dot in layouts)
+    svgs = [cached.svg(dot)[0] for _, dot in layouts] if small else [None]
     if None in svgs:
         st.html(FALLBACK_STYLE)
         st.graphviz_chart(layouts[-1][1], alt=ALT)

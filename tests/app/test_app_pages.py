@@ -20,7 +20,7 @@ from app_helpers import (
 from streamlit.testing.v1 import AppTest
 
 from pages.ui import frame, keys
-from playground import parse, presets, share
+from playground import limits, parse, presets, share
 from playground.evaluate import evaluate
 
 PRESET_KEYS = [p.key for p in presets.PRESETS]
@@ -195,6 +195,12 @@ def test_without_graphviz_the_browser_draws_the_dot_source(monkeypatch):
     charts = at.get("graphviz_chart")
     assert len(charts) == 1 and not at.get("bidi_component")
     assert "rankdir=TB" in charts[0].proto.spec and "grad 3.0000" in charts[0].proto.spec
+
+
+def test_a_drawing_over_the_servers_share_is_laid_out_by_the_browser(monkeypatch):
+    monkeypatch.setattr(limits, "MAX_DRAWN_SHAPES", 5)  # the default graph has 6 shapes
+    at = run(new_app(page=GRAPH))
+    assert len(at.get("graphviz_chart")) == 1 and not at.get("bidi_component")
 
 
 def test_a_node_clicked_in_the_drawing_opens_in_the_gradients_detail():

@@ -14,6 +14,7 @@ from playground.render import (
     OKABE_ITO,
     formula,
     record_escape,
+    shape_count,
     tint,
     to_ascii,
     to_dot,
@@ -196,6 +197,11 @@ def test_svg_contains_every_node_name_role_and_tooltip():
         assert f"<title>{name}</title>" in svg
     assert 'class="node input"' in svg and 'class="node output"' in svg
     assert 'xlink:title="c = mul(a, b)&#10;shape scalar&#10;value 6.0000' in svg
+
+
+def test_shape_count_counts_records_and_op_ovals():
+    assert shape_count(to_dot(classic_result())) == 6  # a, b, c, d and two ovals
+    assert shape_count(to_dot(classic_result(), compact=True)) == 4
 
 
 def test_svg_is_none_when_dot_is_missing(monkeypatch):
