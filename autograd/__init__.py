@@ -25,7 +25,7 @@ from .creation import (
     zeros_like,
 )
 from .backward_api import backward
-from .engine import grad
+from .engine import grad, record_backward
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad
 from .gradcheck import GradcheckError, gradcheck, numerical_grad

@@ -12,6 +12,9 @@ input's gradient on; the leaves' gradients come out of the walk, and ``backward`
 ``.grad`` (``_write_leaf_grads``) while ``grad`` returns them.
 """
 
+import contextlib
+import contextvars
+
 import numpy as np
 
 from .function import _WeakConstant
@@ -105,6 +108,73 @@ def _seed(tensor, gradient, create_graph):
     return Tensor(seed) if create_graph else seed
 
 
+class BackwardStep:
+    """One Function's run in a backward pass, as ``record_backward`` saw it."""
+
+    __slots__ = ("op", "function", "output", "grad_output", "grad_inputs", "inputs")
+
+    def __init__(self, fn, output, grad_output, grad_inputs):
+        self.op = fn.name
+        self.function = fn
+        self.output = output
+        self.grad_output = grad_output
+        self.grad_inputs = grad_inputs
+        self.inputs = fn.inputs
+
+    def __repr__(self):
+        return f"<BackwardStep {self.op}: {len(self.grad_inputs)} input gradient(s)>"
+
+
+_tape = contextvars.ContextVar("autograd_backward_tape", default=None)
+
+
+@contextlib.contextmanager
+def record_backward():
+    """Record what every backward pass inside the block does, step by step::
+
+        with autograd.record_backward() as tape:
+            loss.backward()
+
+    ``tape`` is a list with one ``BackwardStep`` per Function run, in the order backward ran
+    them: ``step.op`` (the Function's name, e.g. "Mul"), ``step.function`` (the Function, the
+    ``grad_fn`` of its output), ``step.output`` (the tensor it made, while someone holds it, else
+    None), ``step.grad_output`` (the gradient it received, an ndarray), ``step.grad_inputs`` (one
+    ndarray or None per input, in input order, already reduced to each input's shape) and
+    ``step.inputs`` (the input tensors; see ``Function.inputs`` for ones the caller dropped).
+    Arrays are copies, so later passes never change them. A leaf's gradient is the sum of the
+    ``grad_inputs`` that reached it. Not recording costs nothing.
+    """
+    tape = []
+    token = _tape.set(tape)
+    try:
+        yield tape
+    finally:
+        _tape.reset(token)
+
+
+def _record_step(tape, outputs, fn, grad, edges, input_grads):
+    """Add ``fn``'s run to ``tape`` (see ``record_backward``). ``outputs`` maps Functions to the
+    tensors they made, as far as the walk has met them (roots, and inputs of steps run before)."""
+    reduced = []
+    for edge, g in zip(edges, input_grads):
+        if isinstance(edge, Tensor) and edge.grad_fn is not None:
+            outputs[edge.grad_fn] = edge
+        if g is None or type(edge) is _WeakConstant:
+            reduced.append(None)
+            continue
+        shape = edge.data.shape if isinstance(edge, Tensor) else edge._shape
+        g = _array(g)
+        reduced.append(np.array(_reduce_to(g, shape, fn) if g.shape != shape else g))
+    output = outputs.get(fn)
+    if output is None:
+        ref = getattr(fn, "_output", None)
+        output = ref() if ref is not None else None
+        if output is not None and output.name == "(freed)":  # a stand-in: see Function
+            output = None
+    tape.append(BackwardStep(fn, output, None if grad is None else np.array(_array(grad)),
+                             reduced))
+
+
 def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
     """Walk the graph from ``roots`` and return ``(leaf_grads, captured)``.
 
@@ -126,6 +196,8 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
     ready = [fn for fn, count in uses.items() if count == 0]
     on_arrays = not create_graph
     summed = set() if on_arrays else None  # ids of leaf-gradient arrays this walk made
+    tape = _tape.get()
+    tape_outputs = {root.grad_fn: root for root in roots} if tape is not None else None
     while ready:
         fn = ready.pop()
         grad = grads.pop(fn, None)
@@ -144,6 +216,8 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
                 input_grads = (input_grads,)
         else:
             input_grads = _backward_on_tensors(fn, grad, create_graph)
+        if tape is not None:
+            _record_step(tape, tape_outputs, fn, grad, edges, input_grads)
         for edge, g in zip(edges, input_grads):
             # Where the gradient goes (see Function.__slots__): a leaf's own entry in grads, or
             # the Function that made the input, which runs once all its uses have reported.
