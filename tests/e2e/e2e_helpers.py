@@ -15,8 +15,8 @@ try:
 except ImportError:  # the `browser` fixture reports it: a skip there, a failure in CI
     expect = None
 
-PAGE_TITLES = ("Build", "Graph", "Gradients", "Gradient check")
-"""The sidebar's navigation, in order: the four pages and nothing else."""
+PAGE_TITLES = ("Build", "Graph", "Gradients", "Gradient check", "Step through", "Train")
+"""The sidebar's navigation, in order: the app's pages and nothing else."""
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 """Where the README's screenshots live."""
 DRAWING = "graph-drawing"
@@ -43,7 +43,7 @@ def open_page(page, title: str) -> None:
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
 
-def expect_only_the_four_pages_in_the_navigation(page) -> None:
+def expect_only_the_pages_in_the_navigation(page) -> None:
     """The sidebar lists exactly the app's pages (a link's text starts with its icon's name)."""
     links = page.get_by_test_id("stSidebarNav").get_by_test_id("stSidebarNavLink")
     expect(links).to_have_text([re.compile(rf"^[a-z_]*{re.escape(t)}$") for t in PAGE_TITLES])

@@ -14,7 +14,7 @@ import pytest
 from e2e_helpers import (
     DRAWING,
     expect,
-    expect_only_the_four_pages_in_the_navigation,
+    expect_only_the_pages_in_the_navigation,
     node_box,
     wait_for_app,
 )
@@ -49,7 +49,7 @@ def test_a_graph_link_opens_the_graph_page_with_its_graph_and_sidebar(fresh_app_
     expect(node_box(tab, "p")).to_contain_text("grad 5.0000")
     expect(tab.get_by_test_id(DRAWING)).not_to_contain_text("value 8.0000")  # not `d`
     expect_output_in_sidebar(tab, "r")
-    expect_only_the_four_pages_in_the_navigation(tab)
+    expect_only_the_pages_in_the_navigation(tab)
     expect(tab).to_have_url(re.compile(r"/graph\?(.*&)?font=22"))
 
 
@@ -59,7 +59,7 @@ def test_a_gradient_check_link_opens_its_page_and_its_widgets_work(fresh_app_url
     expect(tab.get_by_role("heading", name="Gradient check", level=1)).to_be_visible()
     expect(tab.get_by_text("All 5 elements match")).to_be_visible()
     expect_output_in_sidebar(tab, "o")
-    expect_only_the_four_pages_in_the_navigation(tab)
+    expect_only_the_pages_in_the_navigation(tab)
     # The page's own widget answers on the next run: the largest step, 0.1, fails the check.
     tab.get_by_role("slider", name="Step ε of the central difference").focus()
     tab.keyboard.press("Home")
@@ -71,4 +71,4 @@ def test_a_helpers_old_address_shows_the_app_not_a_blank_page(fresh_app_url, tab
     wait_for_app(tab)
     expect(tab.get_by_role("heading", name="Build", level=1)).to_be_visible()
     expect(node_box(tab, "a")).to_contain_text("grad 4.0000")
-    expect_only_the_four_pages_in_the_navigation(tab)
+    expect_only_the_pages_in_the_navigation(tab)
