@@ -7,6 +7,7 @@ from autograd.format import number, shape_text
 from pages.ui import cached, charts, drawing, frame, keys, notes
 from pages.ui import session as state
 from playground import formulas, registry, tables
+from playground.errors import as_markdown
 
 frame.route_through_entry_script()
 
@@ -77,6 +78,7 @@ with detail_col:
         st.markdown(f"**{name}** = `{node.op}`({operands}), {shape}")
     if node.op is not None:
         st.latex(formulas.local_derivative(result, name))
+        st.caption(as_markdown(registry.get(node.op).sentence))
     if node.flag:
         st.warning(node.flag, icon=":material/warning:")
     if node.value.ndim == 0:
@@ -115,3 +117,4 @@ with formula_col:
         nodes = ", ".join(n.name for n in result.nodes if n.op == op)
         st.markdown(f"**{op}** — {info.description} Used by: {nodes}.")
         st.latex(info.derivative)
+        st.caption(as_markdown(info.sentence))

@@ -223,3 +223,96 @@ def get(key: str) -> Preset:
             f"there is no preset called {str(key)[:40]!r}; the presets are: " + ", ".join(_BY_KEY)
         )
     return preset
+
+
+@dataclass(frozen=True)
+class ExercisePreset:
+    """A graph with some numbers hidden for students to work out, and a teaching note.
+
+    ``quantity`` is "grad", "value" or "tangent" (along input ``wrt``); ``hidden`` the nodes."""
+
+    key: str
+    title: str
+    note: str
+    spec: GraphSpec
+    quantity: str
+    hidden: tuple[str, ...]
+    wrt: str | None = None
+
+
+_EXERCISE_SOURCES = (
+    (
+        "paths_meet", "Gradients add where paths meet",
+        "a is used twice: once inside c = a·b and once directly in d = c + a. Backward sends a "
+        "gradient back along each use, and a's gradient is their sum: 1 from the direct path "
+        "plus ∂d/∂c · ∂c/∂a = 1 · b from the other. Guess ∂d/∂a, ∂d/∂b and ∂d/∂c, then step "
+        "through reverse mode and watch a's gradient arrive in two parts.",
+        """
+        a = 2.0
+        b = 3.0
+        c = a * b
+        d = c + a
+        """, "grad", ("a", "b", "c"), None,
+    ),
+    (
+        "tanh_chain", "The chain rule through tanh",
+        "micrograd's neuron: o = tanh(n) with n = x·w + b = 0.8814, so o = 0.7071. The slope of "
+        "tanh is 1 − tanh² = 1 − o² = 0.5, so every gradient below o is halved first; then + "
+        "passes it on unchanged to xw and b, and × hands each factor the other one times the "
+        "gradient. Work from o back to the inputs.",
+        """
+        x = 2.0
+        w = -3.0
+        b = 6.8813735870195432
+        xw = x * w
+        n = xw + b
+        o = tanh(n)
+        """, "grad", ("n", "xw", "b", "x", "w"), None,
+    ),
+    (
+        "broadcast_sum", "Broadcasting sums the gradient",
+        "col has shape (2, 1) and row shape (3,); col + row broadcasts both to (2, 3), so each "
+        "entry of col is used 3 times and each entry of row twice. Summing s gives every entry "
+        "of s a gradient of 1, and backward adds up the copies: type col's gradient as "
+        "[[…], […]] and row's as […, …, …].",
+        """
+        col = [[1.0], [2.0]]
+        row = [10.0, 20.0, 30.0]
+        s = col + row
+        L = sum(s)
+        """, "grad", ("s", "col", "row"), None,
+    ),
+    (
+        "softmax_xent", "Softmax + cross-entropy gives p − y",
+        "The loss is the cross-entropy of softmax(z) against class 0. Its gradient with respect "
+        "to the logits is famously simple: p − y, the predicted probabilities minus the one-hot "
+        "truth. Here softmax(z) = [0.6590, 0.2424, 0.0986] and y = [1, 0, 0]: type z's gradient "
+        "as [[…, …, …]].",
+        """
+        z = [[2.0, 1.0, 0.1]]
+        y = const([0.0])
+        L = cross_entropy(z, y)
+        """, "grad", ("z",), None,
+    ),
+    (
+        "count_passes", "Forward or reverse mode: count the passes",
+        "f has three inputs and one output. Forward mode moves one input at a time (here x, "
+        "with ẋ = 1 and ẏ = ż = 0) and one pass gives ∂f/∂x only, so the whole gradient takes "
+        "three passes; reverse mode gets all three partial derivatives in one backward pass. "
+        "Guess the tangents along x, then compare the passes panel of both modes.",
+        """
+        x = 1.0
+        y = 2.0
+        z = 0.5
+        xy = x * y
+        s = sin(z)
+        f = xy + s
+        """, "tangent", ("xy", "s", "f"), "x",
+    ),
+)
+
+EXERCISES: tuple[ExercisePreset, ...] = tuple(
+    ExercisePreset(key, title, note, parse(_program(text)), quantity, hidden, wrt)
+    for key, title, note, text, quantity, hidden, wrt in _EXERCISE_SOURCES
+)
+"""The exercise presets, in the order the Step through page offers them."""

@@ -5,8 +5,9 @@ Plain Python, tested with pytest; the pages only move these values between ``st.
 
 A link's query is ``graph`` (``share.encode(spec)``: the chosen output travels inside the spec)
 plus one short parameter per display option that differs from its default: ``show``, ``dir``,
-``font`` and ``compact``. Reading a query never raises: a parameter that is not one of its allowed
-values is ignored, and the message says what it accepts.
+``font`` and ``compact``; and ``ex``, an exercise on the graph, when there is one. Reading a
+query never raises: a parameter that is not one of its allowed values is ignored, and the
+message says what it accepts.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ LARGE_GRAPH = 60
 """Nodes above which the full (not compact) drawing gets crowded."""
 
 GRAPH_PARAM = "graph"
-QUERY_KEYS = (GRAPH_PARAM, "show", "dir", "font", "compact")
+EXERCISE_PARAM = "ex"
+"""An exercise on the graph (``playground.exercises``): which numbers are hidden, never guesses."""
+QUERY_KEYS = (GRAPH_PARAM, "show", "dir", "font", "compact", EXERCISE_PARAM)
 """Every URL parameter the app reads and writes; it leaves any other alone."""
 ECHO_CHARS = 40
 """A refused parameter is quoted in the message up to this many characters."""

@@ -18,9 +18,23 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from playground import GraphSpec, checks, export, limits, presets, render, tables, view
+from playground import (
+    GraphSpec,
+    checks,
+    export,
+    limits,
+    presets,
+    render,
+    step_view,
+    steps,
+    steps_render,
+    tables,
+    traces,
+    view,
+)
 from playground.evaluate import Result
 from playground.evaluate import evaluate as _evaluate
+from playground.exercises import Exercise
 from playground.memo import Memo
 
 ELEMENT_ROWS = 10_000
@@ -165,3 +179,60 @@ def expression_file(spec_json: str) -> str:
 def pytorch_file(spec_json: str) -> str:
     spec = GraphSpec.from_json(spec_json)
     return export.to_pytorch(spec, output=spec.output)
+
+
+# --- the Step through page ------------------------------------------------------------------
+
+
+def backward_steps(spec_json: str) -> steps.Backward:
+    """The engine's backward pass through the graph, step by step (`playground.steps`)."""
+
+    def compute() -> steps.Backward:
+        spec = GraphSpec.from_json(spec_json)
+        return steps.backward_steps(spec, output=spec.output)
+
+    return memo().get(("backward_steps", spec_json), compute)
+
+
+def tangents(spec_json: str, wrt: str, element: int) -> steps.Tangents:
+    """Every node's tangent when input `wrt` moves along its element `element` (forward mode)."""
+    return memo().get(
+        ("tangents", spec_json, wrt, element),
+        lambda: steps.tangents(GraphSpec.from_json(spec_json), evaluate(spec_json), wrt, element),
+    )
+
+
+def step(spec_json: str, mode: str, k: int, wrt: tuple[str, int] | None,
+         hidden: Exercise | None, rankdir: str, font_size: int, compact: bool
+         ) -> tuple[step_view.StepView, str]:
+    """Step `k` of `mode` and its drawing's DOT source; `wrt` is forward mode's (input,
+    element), `hidden` the numbers an exercise still hides."""
+
+    def compute() -> tuple[step_view.StepView, str]:
+        result = evaluate(spec_json)
+        shown = step_view.view(
+            result, mode, k, compact=compact,
+            backward=backward_steps(spec_json) if mode == "reverse" else None,
+            tangents=tangents(spec_json, *wrt) if mode == "tangent" else None,
+            hide=hidden.hides if hidden else traces.show_all)
+        base = render.to_dot(result, rankdir=rankdir, font_size=font_size, compact=compact)
+        return shown, steps_render.overlay_dot(base, result, shown.overlay)
+
+    return memo().get(("step", spec_json, mode, k, wrt, hidden, rankdir, font_size, compact),
+                      compute)
+
+
+def trace(spec_json: str, mode: str, wrt: tuple[str, int] | None, hidden: Exercise | None
+          ) -> tuple[traces.Row, ...]:
+    """The evaluation trace of `mode`: primal (forward), tangent or adjoint (reverse)."""
+
+    def compute() -> tuple[traces.Row, ...]:
+        result = evaluate(spec_json)
+        hide = hidden.hides if hidden else traces.show_all
+        if mode == "reverse":
+            return tuple(traces.adjoint_trace(result, backward_steps(spec_json), hide))
+        if mode == "tangent":
+            return tuple(traces.tangent_trace(result, tangents(spec_json, *wrt), hide))
+        return tuple(traces.primal_trace(result, hide))
+
+    return memo().get(("trace", spec_json, mode, wrt, hidden), compute)

@@ -29,6 +29,7 @@ PAGES = (  # (file in PAGE_DIR, title, icon); the first one is the default page 
     ("graph.py", "Graph", ":material/account_tree:"),
     ("gradients.py", "Gradients", ":material/table_chart:"),
     ("gradient_check.py", "Gradient check", ":material/rule:"),
+    ("backprop.py", "Step through", ":material/timeline:"),
     ("train.py", "Train", ":material/model_training:"),
 )
 

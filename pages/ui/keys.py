@@ -91,6 +91,34 @@ TRAIN_SAMPLE_INDEX = WIDGET + "train_sample_index"
 TRAIN_OPEN_GRAPH = WIDGET + "train_open_graph"
 TRAIN_DOWNLOAD = WIDGET + "train_download"
 
+# --- Step through and exercises ------------------------------------------------------------------
+STEP_MODE = STATE + "step_mode"  # "forward", "tangent" or "reverse" (playground.steps.MODES)
+STEPS = STATE + "steps"  # mode -> the step shown in that mode
+STEP_PLAYING = STATE + "step_playing"  # True while Play advances a step a second
+STEP_WRT = STATE + "step_wrt"  # (input, element) that forward mode moves
+EXERCISE = STATE + "exercise"  # playground.exercises.Exercise, or None; travels in the link
+EXERCISE_MARKS = STATE + "exercise_marks"  # node -> True/False after Check
+EXERCISE_REVEALED = STATE + "exercise_revealed"  # the hidden nodes revealed so far, in order
+STEP_MODE_WIDGET = WIDGET + "step_mode"
+STEP_SLIDER = WIDGET + "step_slider"
+STEP_BUTTON = WIDGET + "step_"  # + "first", "back", "next", "last", "play"
+STEP_WRT_WIDGET = WIDGET + "step_wrt"
+STEP_ELEMENT_WIDGET = WIDGET + "step_element"
+TRACE_DOWNLOAD = WIDGET + "trace_download_"  # + "tex", "csv"
+EXERCISE_PRESET = WIDGET + "exercise_preset"
+EXERCISE_QUANTITY = WIDGET + "exercise_quantity"
+EXERCISE_NODES = WIDGET + "exercise_nodes"
+EXERCISE_WRT = WIDGET + "exercise_wrt"
+EXERCISE_SET = WIDGET + "exercise_set"
+EXERCISE_CLEAR = WIDGET + "exercise_clear"
+EXERCISE_CHECK = WIDGET + "exercise_check"
+EXERCISE_REVEAL = WIDGET + "exercise_reveal"
+
+
+def guess(exercise, name: str) -> str:
+    """The text box of a student's guess for node ``name`` (never written into the URL)."""
+    return f"{WIDGET}guess_{exercise.quantity}_{exercise.wrt or ''}_{name}"
+
 
 def train_setting(field: str) -> str:
     """The widget of one field of TrainSettings (or of one hidden layer's size, "units_<i>")."""

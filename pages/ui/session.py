@@ -21,8 +21,9 @@ from dataclasses import replace
 import streamlit as st
 
 from pages.ui import cached, keys
-from playground import GraphSpec, SpecError, presets, share, view
+from playground import GraphSpec, SpecError, exercises, presets, share, view
 from playground.edits import History
+from playground.exercises import Exercise
 from playground.view import Options
 
 
@@ -75,11 +76,13 @@ def ensure_state() -> None:
         linked = _linked_spec(incoming[view.GRAPH_PARAM], fallback="the default graph is shown")
         state[keys.HISTORY] = History(linked or default_spec())
         _load_options(incoming)
+        _load_exercise(incoming)
     elif view.is_new_link(incoming, state.get(keys.URL_WRITTEN)):
         linked = _linked_spec(incoming[view.GRAPH_PARAM], fallback="the graph you had stays")
         if linked is not None:
             state[keys.HISTORY] = history().push(linked)
         _load_options(incoming)
+        _load_exercise(incoming)
 
 
 def _linked_spec(token: str | None, fallback: str) -> GraphSpec | None:
@@ -102,6 +105,35 @@ def _load_options(query: dict[str, str | None]) -> None:
         notice("warning", "Ignored link settings: " + "; ".join(ignored) + ".")
 
 
+def _load_exercise(query: dict[str, str | None]) -> None:
+    loaded, ignored = exercises.from_param(query[view.EXERCISE_PARAM],
+                                           cached.evaluate(spec_json()))
+    set_exercise(loaded)
+    if ignored:
+        notice("warning", "Ignored the link's exercise: " + "; ".join(ignored) + ".")
+
+
+def exercise() -> Exercise | None:
+    """The exercise on the current graph, if any; one whose nodes the graph no longer has
+    (after an edit or a new graph) is dropped."""
+    current = st.session_state.get(keys.EXERCISE)
+    if current is None:
+        return None
+    try:
+        return exercises.make(cached.evaluate(spec_json()), current.quantity, current.nodes,
+                              current.wrt)
+    except SpecError:
+        set_exercise(None)
+        return None
+
+
+def set_exercise(new: Exercise | None) -> None:
+    """Hide these numbers (None: none); marks and revealed answers start afresh."""
+    st.session_state[keys.EXERCISE] = new
+    st.session_state[keys.EXERCISE_MARKS] = {}
+    st.session_state[keys.EXERCISE_REVEALED] = ()
+
+
 def sync_url() -> None:
     """Write the current graph and options into the URL, so the address bar is a share link."""
     wanted = share_query()
@@ -114,8 +146,13 @@ def sync_url() -> None:
 
 
 def share_query() -> dict[str, str]:
-    """The URL parameters that reproduce this graph, output and view (`view.share_query`)."""
-    return cached.share_query(spec_json(), options())
+    """The URL parameters that reproduce this graph, output and view (`view.share_query`), and
+    the exercise on it (which numbers are hidden; never a student's guesses)."""
+    query = cached.share_query(spec_json(), options())
+    current = exercise() if len(spec()) else None
+    if current is not None:
+        query[view.EXERCISE_PARAM] = current.to_param()
+    return query
 
 
 # --- edits (called from widget callbacks) -------------------------------------------------------

@@ -108,7 +108,7 @@ def test_the_share_query_holds_the_graph_and_the_options_that_differ():
 def test_the_apps_parameters_are_picked_out_of_a_url_query():
     params = {"graph": "v1.x", "font": "20", "utm_source": "mail"}
     assert view.app_query(params) == {
-        "graph": "v1.x", "show": None, "dir": None, "font": "20", "compact": None
+        "graph": "v1.x", "show": None, "dir": None, "font": "20", "compact": None, "ex": None
     }
 
 

@@ -1,0 +1,243 @@
+"""The Step through page in AppTest: stepping in each mode shows the engine's numbers, Play
+reaches the end, a node reached twice accumulates, the trace table, and exercises (check,
+reveal, score, and the exercise in a share link)."""
+
+import shutil
+from urllib.parse import parse_qsl, urlparse
+
+import pytest
+from app_helpers import ROOT, drawing_of, new_app, run, spec_of, start
+
+import autograd as ag
+from autograd.format import number
+from pages.ui import keys
+from playground import evaluate, presets, registry, share, traces, view
+from playground.errors import from_markdown
+from playground.steps import backward_steps, tangents
+
+BACKPROP = "pages/backprop.py"
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is missing")
+
+needs_tape = pytest.mark.skipif(
+    not hasattr(ag, "record_backward"),
+    reason="needs the engine's backward tape, autograd.record_backward (issue 15 §1)")
+pytestmark = needs_tape
+
+
+
+def step_page(query=None):
+    return run(new_app(query, page=BACKPROP))
+
+
+def latex(at) -> str:
+    """The page's LaTeX bodies (st.latex wraps each in $$ … $$), one per line."""
+    return "\n".join(e.value.strip().strip("$").strip() for e in at.latex)
+
+
+def first_line(at) -> str:
+    """The step's own equation: the first LaTeX beside the drawing."""
+    return at.latex[0].value.strip().strip("$").strip()
+
+
+def heading(at) -> str:
+    return from_markdown(next(m.value for m in at.markdown if m.value.startswith("**Step ")))
+
+
+def choose_mode(at, mode: str):
+    at.segmented_control(key=keys.STEP_MODE_WIDGET).set_value(mode)
+    return run(at)
+
+
+def press(at, name: str):
+    at.button(key=keys.STEP_BUTTON + name).click()
+    return run(at)
+
+
+def test_the_page_opens_on_reverse_mode_at_step_0_with_the_seed():
+    at = step_page()
+    assert at.title[0].value == "Step through"
+    assert heading(at) == "**Step 0 of 2: backward starts at d with gradient 1**"
+    assert at.slider(key=keys.STEP_SLIDER).value == 0
+    assert not at.error
+
+
+@needs_dot
+def test_reverse_mode_step_by_step_shows_the_engines_contributions_and_blanks():
+    spec = presets.get("classic").spec
+    backward = backward_steps(spec)
+    at = step_page()
+    assert drawing_of(at).texts("a")[-1] == "grad ?"
+    for k in range(1, backward.count + 1):
+        at = press(at, "next")
+        assert heading(at).startswith(f"**Step {k} of {backward.count}")
+        for c in backward.steps[k - 1].contributions:
+            assert f"= {number(c.value)}" in latex(at)
+    drawn = drawing_of(at)
+    result = evaluate(spec)
+    for name in ("a", "b", "c", "d"):
+        assert number(result.grad(name)) in drawn.texts(name)[-1]
+    at = press(at, "back")
+    assert heading(at).startswith("**Step 1 of 2")
+    at = press(at, "first")
+    assert at.slider(key=keys.STEP_SLIDER).value == 0
+    at = press(at, "last")
+    assert at.slider(key=keys.STEP_SLIDER).value == 2
+
+
+@needs_dot
+def test_a_node_reached_along_two_paths_shows_its_partial_sum_then_the_total():
+    at = press(step_page(), "next")
+    assert drawing_of(at).texts("a")[-1] == "grad 1.0000 + ? = …"
+    assert r"= 1.0000 + \text{?}" in latex(at)
+    at = press(at, "next")
+    assert drawing_of(at).texts("a")[-1] == "grad 1.0000 + 3.0000 = 4.0000"
+    assert "= 1.0000 + 3.0000 \\\\ &= 4.0000" in latex(at)
+
+
+def test_the_forward_pass_shows_each_value_as_it_is_computed():
+    at = choose_mode(step_page(), "forward")
+    result = evaluate(presets.get("classic").spec)
+    assert heading(at) == "**Step 0 of 2: the inputs and constants are given**"
+    for k, name in enumerate(("c", "d"), start=1):
+        at.slider(key=keys.STEP_SLIDER).set_value(k)
+        at = run(at)
+        assert heading(at).startswith(f"**Step {k} of 2: compute {name} =")
+        assert first_line(at).endswith(f"= {number(result.value(name))}\\end{{aligned}}")
+
+
+def test_forward_mode_shows_each_tangent_of_the_chosen_input():
+    spec = presets.get("classic").spec
+    result = evaluate(spec)
+    at = choose_mode(step_page(), "tangent")
+    at.selectbox(key=keys.STEP_WRT_WIDGET).set_value("b")
+    at = run(at)
+    moved = tangents(spec, result, "b")
+    for name in ("c", "d"):
+        at = press(at, "next")
+        assert first_line(at).endswith(f"= {number(moved.values[name])}\\end{{aligned}}")
+    passes = next(c.value for c in at.caption if c.value.startswith("**Passes"))
+    assert "forward mode needs **2**" in passes and "reverse mode needs **1**" in passes
+
+
+def test_play_advances_a_step_per_run_and_stops_at_the_end():
+    at = step_page({"graph": share.encode(presets.get("neuron").spec)})
+    count = backward_steps(presets.get("neuron").spec).count
+    at = press(at, "play")
+    assert at.session_state[keys.STEP_PLAYING]
+    seen = [at.slider(key=keys.STEP_SLIDER).value]
+    for _ in range(count + 3):
+        if not at.session_state[keys.STEP_PLAYING]:
+            break
+        at = run(at)  # what the one-second timer does
+        seen.append(at.slider(key=keys.STEP_SLIDER).value)
+    assert seen[-1] == count and not at.session_state[keys.STEP_PLAYING]
+    assert seen == sorted(seen)
+    assert at.button(key=keys.STEP_BUTTON + "play").label == "Play"
+
+
+def test_the_trace_table_holds_the_adjoint_trace_and_highlights_the_step():
+    at = press(step_page(), "next")
+    table = at.dataframe[0].value
+    result = evaluate(presets.get("classic").spec)
+    rows = traces.adjoint_trace(result, backward_steps(presets.get("classic").spec))
+    assert list(table["equation"]) == [r.equation.text for r in rows]
+    assert list(table["value"]) == [r.value for r in rows]
+    assert "v̄₋₁ += v̄₁ · ∂v₁/∂v₋₁ = 1.0000 · 3.0000 = 3.0000" in list(table["equation"])
+
+
+def load_exercise(at, key: str):
+    at.selectbox(key=keys.EXERCISE_PRESET).set_value(key)
+    return run(at)
+
+
+def guess(at, name: str, text: str):
+    exercise = at.session_state[keys.EXERCISE]
+    at.text_input(key=keys.guess(exercise, name)).input(text)
+
+
+def check(at):
+    next(b for b in at.button if b.label == "Check").click()
+    return run(at)
+
+
+@needs_dot
+def test_an_exercise_hides_checks_scores_and_reveals_one_node_at_a_time():
+    at = load_exercise(step_page(), "paths_meet")
+    assert at.info[0].value.startswith("**Exercise: Gradients add where paths meet.**")
+    at = press(at, "last")
+    assert drawing_of(at).texts("a")[-1] == "grad ?"
+    assert "4.0000" not in latex(at)
+    guess(at, "a", "4")
+    guess(at, "b", "2.001")
+    guess(at, "c", "7")
+    at = check(at)
+    assert at.session_state[keys.EXERCISE_MARKS] == {"a": True, "b": True, "c": False}
+    assert any("2 of 3 correct" in m.value for m in at.markdown)
+    assert [s.value.strip("✔ ") for s in at.success] == ["right", "right"]
+    at.button(key=keys.EXERCISE_REVEAL).click()
+    at = run(at)
+    assert at.session_state[keys.EXERCISE_REVEALED] == ("a",)
+    assert drawing_of(at).texts("a")[-1] == "grad 1.0000 + 3.0000 = 4.0000"
+    assert drawing_of(at).texts("b")[-1] == "grad ?"
+
+
+def test_a_bad_guess_says_what_to_type_and_keeps_the_graph():
+    at = load_exercise(step_page(), "broadcast_sum")
+    guess(at, "col", "[3, 3]")
+    at = check(at)
+    assert "shape (2, 1)" in at.warning[0].value
+    assert spec_of(at) == presets.EXERCISES[2].spec
+
+
+def test_the_exercise_survives_a_share_link_but_the_guesses_do_not():
+    at = load_exercise(step_page(), "count_passes")
+    guess(at, "f", "2")
+    at = check(at)
+    link = {k: v[0] if isinstance(v, list) else v for k, v in at.query_params.items()}
+    assert link[view.EXERCISE_PARAM] == "tangent@x:xy,s,f"
+    assert "2" not in link.values()  # the guess stays in the student's browser
+    student = step_page(link)
+    exercise = student.session_state[keys.EXERCISE]
+    assert exercise.to_param() == "tangent@x:xy,s,f"
+    assert student.session_state[keys.STEP_MODE] == "tangent"
+    assert student.text_input(key=keys.guess(exercise, "f")).value == ""
+    assert student.info[0].value.startswith("**Exercise: Forward or reverse mode")
+
+
+def test_the_sidebar_link_carries_the_exercise():
+    at = load_exercise(step_page(), "paths_meet")
+    code = next(c.value for c in at.sidebar.code)
+    query = dict(parse_qsl(urlparse(code).query))
+    assert query["ex"] == "grad:a,b,c"
+    assert start(query, page=BACKPROP).session_state[keys.EXERCISE].nodes == ("a", "b", "c")
+
+
+def test_a_link_with_a_broken_exercise_warns_and_opens_without_it():
+    at = step_page({"ex": "grad:nope"})
+    assert at.session_state[keys.EXERCISE] is None
+    assert any("exercise" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("key", [p.key for p in presets.PRESETS])
+def test_every_preset_steps_to_its_end_in_every_mode(key):
+    at = step_page({"graph": share.encode(presets.get(key).spec)})
+    for mode in ("reverse", "forward", "tangent"):
+        at = choose_mode(at, mode)
+        if not at.button(key=keys.STEP_BUTTON + "last").disabled:
+            at = press(at, "last")
+        assert not at.exception and not at.error, (mode, [e.value for e in at.error])
+
+
+def test_the_readmes_exercise_link_opens_the_exercise_with_its_note():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    link = next(line.strip() for line in readme.splitlines() if "&ex=" in line)
+    at = step_page(dict(parse_qsl(urlparse(link).query)))
+    assert at.session_state[keys.EXERCISE].to_param() == "grad:a,b,c"
+    assert at.info[0].value.startswith("**Exercise: Gradients add where paths meet.**")
+
+
+def test_the_gradients_page_says_each_local_derivative_in_words():
+    at = run(new_app(page="pages/gradients.py"))
+    captions = [from_markdown(c.value) for c in at.caption]
+    for op in ("mul", "add"):
+        assert registry.get(op).sentence in captions
