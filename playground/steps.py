@@ -132,9 +132,6 @@ def _sum(terms) -> np.ndarray | None:
 def backward_steps(spec, output=None) -> Backward:
     """Run the graph forward and backward with the engine, recording every backward step."""
     output = output_name(spec, output)
-    if not hasattr(ag, "record_backward"):  # the engine's tape (issue 15 §1) is on its way
-        raise SpecError("stepping through the backward pass needs the engine's backward tape "
-                        "(autograd.record_backward), which this version of the engine lacks")
     tensors = forward(spec)
     for node in spec.nodes:  # the same run as evaluate's
         if node.kind == "op" and tensors[node.name].requires_grad:

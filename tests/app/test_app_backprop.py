@@ -8,7 +8,6 @@ from urllib.parse import parse_qsl, urlparse
 import pytest
 from app_helpers import ROOT, drawing_of, new_app, run, spec_of, start
 
-import autograd as ag
 from autograd.format import number
 from pages.ui import keys
 from playground import evaluate, presets, registry, share, traces, view
@@ -17,12 +16,6 @@ from playground.steps import backward_steps, tangents
 
 BACKPROP = "pages/backprop.py"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is missing")
-
-needs_tape = pytest.mark.skipif(
-    not hasattr(ag, "record_backward"),
-    reason="needs the engine's backward tape, autograd.record_backward (issue 15 §1)")
-pytestmark = needs_tape
-
 
 
 def step_page(query=None):

@@ -6,21 +6,13 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-import pytest
 from e2e_helpers import DRAWING, expect, node_box, open_page, shoot, wait_for_app
 
-import autograd as ag
 from playground import parse, share
 
 BAYDIN = parse("x1 = 2.0\nx2 = 5.0\nv1 = log(x1)\nv2 = x1 * x2\nv3 = sin(x2)\n"
                "v4 = v1 + v2\ny = v4 - v3\n")
 """Baydin et al.'s example of forward and reverse mode: y = ln(x1) + x1·x2 − sin(x2) at (2, 5)."""
-
-needs_tape = pytest.mark.skipif(
-    not hasattr(ag, "record_backward"),
-    reason="needs the engine's backward tape, autograd.record_backward (issue 15 §1)")
-pytestmark = needs_tape
-
 
 
 def step_button(page, name: str):

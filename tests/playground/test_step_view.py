@@ -6,17 +6,10 @@ import subprocess
 
 import pytest
 
-import autograd as ag
 from playground import evaluate, parse, presets, render
 from playground.step_view import count, view
 from playground.steps import backward_steps, tangents
 from playground.steps_render import Overlay, overlay_dot
-
-needs_tape = pytest.mark.skipif(
-    not hasattr(ag, "record_backward"),
-    reason="needs the engine's backward tape, autograd.record_backward (issue 15 §1)")
-pytestmark = needs_tape
-
 
 
 def classic():

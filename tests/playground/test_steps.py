@@ -4,7 +4,6 @@ the engine's forward mode gives the Jacobian-vector product the gradients predic
 import numpy as np
 import pytest
 
-import autograd as ag
 from playground import evaluate, parse, presets
 from playground.errors import SpecError
 from playground.steps import backward_steps, local_partials, passes, summed_axes, tangents
@@ -12,18 +11,12 @@ from playground.steps import backward_steps, local_partials, passes, summed_axes
 GRAPHS = {p.key: p.spec for p in presets.PRESETS} | {
     f"exercise_{p.key}": p.spec for p in presets.EXERCISES}
 
-needs_tape = pytest.mark.skipif(
-    not hasattr(ag, "record_backward"),
-    reason="needs the engine's backward tape, autograd.record_backward (issue 15 §1)")
-
-
 
 def program(text: str):
     return parse("\n".join(line.strip() for line in text.strip().splitlines()) + "\n")
 
 
 @pytest.mark.parametrize("key", GRAPHS)
-@needs_tape
 def test_the_contributions_at_the_last_step_are_evaluates_gradients_bit_for_bit(key):
     spec = GRAPHS[key]
     result = evaluate(spec)
@@ -53,7 +46,6 @@ def test_forward_mode_tangents_at_the_last_step_are_the_jvp_of_the_gradients(key
                                        equal_nan=True, err_msg=f"{n.name}[{element}]")
 
 
-@needs_tape
 def test_classic_a_receives_1_at_step_1_then_3_at_step_2_and_ends_at_4():
     spec = presets.get("classic").spec
     backward = backward_steps(spec)
@@ -68,7 +60,6 @@ def test_classic_a_receives_1_at_step_1_then_3_at_step_2_and_ends_at_4():
     assert backward.gradients(0)["d"].value == 1.0  # the seed
 
 
-@needs_tape
 def test_an_operand_used_twice_gets_two_contributions_on_two_slots():
     backward = backward_steps(presets.get("shared").spec)  # z = y + y, y = x * x
     first = backward.steps[0]
@@ -76,7 +67,6 @@ def test_an_operand_used_twice_gets_two_contributions_on_two_slots():
     assert float(backward.gradients(2)["x"].value) == 12.0
 
 
-@needs_tape
 def test_an_op_made_of_several_functions_has_a_step_for_each():
     spec = program("""
         p = [1.0, 2.0]
@@ -92,7 +82,6 @@ def test_an_op_made_of_several_functions_has_a_step_for_each():
                                   evaluate(spec).grad("p"))
 
 
-@needs_tape
 def test_a_node_off_the_path_to_the_output_gets_zero_and_no_term():
     spec = program("""
         a = 2.0
@@ -106,7 +95,6 @@ def test_a_node_off_the_path_to_the_output_gets_zero_and_no_term():
     assert final["d"].value == 0.0
 
 
-@needs_tape
 def test_an_output_that_is_a_leaf_has_no_steps_and_constants_have_no_seed():
     leaf = program("a = 2.0\nb = a * 3.0\noutput(a)")
     backward = backward_steps(leaf)

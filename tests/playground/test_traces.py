@@ -3,17 +3,9 @@
 import csv
 import io
 
-import pytest
-
-import autograd as ag
 from playground import evaluate, parse, presets
 from playground.steps import backward_steps, tangents
 from playground.traces import adjoint_trace, primal_trace, tangent_trace, to_csv, to_latex
-
-needs_tape = pytest.mark.skipif(
-    not hasattr(ag, "record_backward"),
-    reason="needs the engine's backward tape, autograd.record_backward (issue 15 §1)")
-
 
 
 def two_inputs():
@@ -43,7 +35,6 @@ def test_the_tangent_trace_carries_one_input_direction():
     assert rows[-1].value == "0.5707"  # x2 + cos(x1): dy/dx1
 
 
-@needs_tape
 def test_the_adjoint_trace_runs_in_reverse_and_lists_both_uses_of_a_variable():
     spec, result = two_inputs()
     rows = adjoint_trace(result, backward_steps(spec))
@@ -61,7 +52,6 @@ def test_tensors_show_shapes_and_a_summary_not_numbers_in_the_equation():
     assert row.value.startswith("(3, 4) min 11.0000")
 
 
-@needs_tape
 def test_hidden_numbers_become_question_marks():
     spec, result = two_inputs()
     rows = adjoint_trace(result, backward_steps(spec), hide=lambda q, n: n == "x1")
@@ -69,7 +59,6 @@ def test_hidden_numbers_become_question_marks():
     assert all("0.5707" not in r.equation.text + r.value for r in rows)
 
 
-@needs_tape
 def test_latex_export_is_a_tabular_with_math_equations():
     spec, result = two_inputs()
     rows = adjoint_trace(result, backward_steps(spec))
