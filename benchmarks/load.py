@@ -22,14 +22,16 @@ a three-line Streamlit app that draws one graphviz chart.
 
 By default it starts `streamlit run streamlit_app.py` on a free loopback port with the shipped
 .streamlit/config.toml (`--server-arg` adds command-line options, to measure one setting), and
-stops it at the end. `--url` points it at a running server instead (loopback only; `--pids`
-names the processes to measure, such as K replicas behind nginx). Bounded: `--students` at most
+stops it at the end; `--serve K` starts deploy/serve.sh instead (K replicas behind nginx, the
+replicas' and nginx's CPU and memory added up). `--url` points it at a running server instead
+(loopback only; `--pids` names the processes to measure). Bounded: `--students` at most
 200, and the whole run stops itself after `--max-seconds`.
 
     python benchmarks/load.py                          # 30 students joining within 10 s
     python benchmarks/load.py --students 60 --heavy 1 --cold
     python benchmarks/load.py --server-arg=--server.fileWatcherType=auto
-    python benchmarks/load.py --url http://127.0.0.1:8080 --pids 1234,1235 --cold
+    python benchmarks/load.py --serve 2 --cold             # through nginx, 2 replicas
+    python benchmarks/load.py --url http://127.0.0.1:8080 --pids 1234,1235
     python benchmarks/load.py --compare-browser        # one real Chromium vs one simulated
 """
 
@@ -127,20 +129,35 @@ class Server:
                 raise RuntimeError(f"the server did not start: {' '.join(command)}")
             time.sleep(0.2)
 
+    def measured(self) -> list[int]:
+        """The measured processes and their children (nginx's workers, say)."""
+        children: dict[int, list[int]] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+        found, todo = [], list(self.pids)
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo += children.get(pid, [])
+        return found
+
     def cpu_seconds(self) -> float:
-        """User and system CPU seconds of the measured processes so far."""
+        """User and system CPU seconds of the measured processes so far: their own, their
+        living children's (nginx's workers) and their finished children's (Graphviz's dot)."""
         ticks = os.sysconf("SC_CLK_TCK")
         total = 0.0
-        for pid in self.pids:
+        for pid in self.measured():
             with contextlib.suppress(OSError):
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += (int(fields[11]) + int(fields[12])) / ticks
+                total += sum(int(f) for f in fields[11:15]) / ticks
         return total
 
     def peak_mib(self) -> float:
         """Peak resident memory of the measured processes together (VmHWM), in MiB."""
         total = 0
-        for pid in self.pids:
+        for pid in self.measured():
             with contextlib.suppress(OSError):
                 status = Path(f"/proc/{pid}/status").read_text()
                 total += int(re.search(r"VmHWM:\s+(\d+)", status).group(1))
@@ -158,6 +175,29 @@ class Server:
             self.process.wait(timeout=10)
         self.log.close()
         self.process = None
+
+
+class Replicas(Server):
+    """`deploy/serve.sh K`: K replicas behind nginx on free loopback ports; measures them all."""
+
+    def __init__(self, k: int, log: Path | None = None) -> None:
+        port = _free_port()
+        base = random.randrange(20_000, 30_000)
+        self.run = Path(tempfile.mkdtemp(prefix="load-replicas-"))
+        env = {**os.environ, "RUN_DIR": str(self.run), "BASE_PORT": str(base),
+               "PYTHON": sys.executable, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = open(log or os.devnull, "w")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(["bash", str(ROOT / "deploy" / "serve.sh"), str(k),
+                                         str(port)], env=env, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while not ((self.run / "pids").exists() and _healthy(self.url)):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"deploy/serve.sh {k} did not start; see {self.run}")
+            time.sleep(0.3)
+        self.pids = [int(p) for p in (self.run / "pids").read_text().split()]
 
 
 # --- one student -------------------------------------------------------------------------------
@@ -183,6 +223,8 @@ class Session:
     def __init__(self, url: str, outcome: Outcome) -> None:
         self.base = url
         self.outcome = outcome
+        # As a browser keeps the cookie nginx's first answer set (deploy/): one replica a tab.
+        self.cookie = f"playground_replica={random.getrandbits(64):016x}"
         self.ws = None
         self.pages: dict[str, str] = {}  # url path ("" for the default page) -> script hash
         self.widgets: dict[str, str] = {}  # user key -> widget id
@@ -195,7 +237,8 @@ class Session:
         stream = f"ws://{parts.netloc}{parts.path}/_stcore/stream"
         self.ws = await websockets.connect(stream, subprotocols=["streamlit"],
                                            origin=f"http://{parts.netloc}", max_size=2**26,
-                                           compression=None, open_timeout=60)
+                                           compression=None, open_timeout=60,
+                                           additional_headers={"Cookie": self.cookie})
 
     async def rerun(self, page: str | None = None, widgets: list | None = None,
                     drawing_clock: float | None = None) -> float | None:
@@ -288,9 +331,9 @@ def _choice(widget_id: str, value: str):
     return state
 
 
-async def fetch_static(url: str, paths: list[str], connections: int = 6) -> int:
+async def fetch_static(url: str, paths: list[str], cookie: str = "", connections: int = 6) -> int:
     """GET `paths` from the server over `connections` keep-alive connections, as a cold browser
-    does; returns the bytes received."""
+    does (gzip accepted); returns the bytes received."""
     parts = urllib.parse.urlsplit(url)
     queue = list(paths)
     received = 0
@@ -301,8 +344,8 @@ async def fetch_static(url: str, paths: list[str], connections: int = 6) -> int:
         try:
             while queue:
                 path = queue.pop()
-                writer.write(f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
-                             "Accept-Encoding: gzip, br\r\n\r\n".encode())
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nCookie: {cookie}\r\n"
+                             "Accept-Encoding: gzip\r\n\r\n".encode())
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))
                 received += len(await reader.readexactly(length))
@@ -329,7 +372,7 @@ async def student(url: str, link: str, number: int, start_at: float, static: lis
     session = Session(url, outcome)
     try:
         if static:
-            await fetch_static(url, static)
+            await fetch_static(url, static, session.cookie)
         await session.connect()
         session.query = "" if baseline else urllib.parse.urlencode({"graph": link})
         drawn = await session.rerun(page="" if baseline else "graph")
@@ -545,11 +588,16 @@ def summarise(outcomes: list[Outcome], actions) -> dict[str, tuple[float, float,
 def measure(args, script: Path, link: str, baseline: bool, static: list[str] | None) -> dict:
     """One run of the class on a fresh server (or the given one): timings, CPU and memory."""
     log = Path(tempfile.gettempdir()) / f"load-{'baseline' if baseline else 'app'}.log"
-    server = Server(script, args.server_arg, args.url, args.pids, log=log)
+    if args.serve and not baseline:
+        server = Replicas(args.serve, log=log)
+    else:
+        server = Server(script, args.server_arg, args.url, args.pids, log=log)
     try:
         if static is None:
             static = []
-        asyncio.run(run_class(server.url, link, 1, 0, 0, [], baseline))  # the teacher, first
+        for _ in range(3 * args.serve if args.serve and not baseline else 1):
+            # the teacher first (with replicas, enough visits that each one has run the app)
+            asyncio.run(run_class(server.url, link, 1, 0, 0, [], baseline))
         cpu_before, client_before = server.cpu_seconds(), resource.getrusage(
             resource.RUSAGE_SELF)
         wall = time.perf_counter()
@@ -632,6 +680,8 @@ def main() -> None:
                         help="each student first fetches the static files a cold Chromium does")
     parser.add_argument("--url", help="a running server (loopback only) instead of starting one")
     parser.add_argument("--pids", default="", help="processes to measure with --url, a,b,c")
+    parser.add_argument("--serve", type=int, default=0, metavar="K",
+                        help="run the app as deploy/serve.sh K: K replicas behind nginx")
     parser.add_argument("--server-arg", action="append", default=[],
                         help="an extra `streamlit run` option, e.g. "
                              "--server-arg=--server.fileWatcherType=auto")
@@ -676,10 +726,12 @@ def main() -> None:
             script = Path(folder) / "three_lines.py"
             script.write_text(BASELINE_APP)
             base = measure(args, script, link, True, static)
+    served = args.url or (f"deploy/serve.sh {args.serve} (nginx)" if args.serve
+                          else "streamlit run streamlit_app.py")
     print(f"\n{args.students} students joining within {args.join:g} s"
           + (f", {args.heavy} heavy" if args.heavy else "") + (", cold caches" if args.cold
                                                                 else ", warm caches")
-          + f"; server {args.url or 'streamlit run streamlit_app.py'} "
+          + f"; server {served} "
           + " ".join(args.server_arg) + f"; load average {os.getloadavg()[0]:.2f}\n")
     met = report(args, app, base)
     print("\nall targets met" if met else "\nsome targets MISSED")

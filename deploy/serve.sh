@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# K Streamlit replicas behind nginx, on this machine: the app for a class larger than one Python
+# process can serve (each replica uses one core; nginx serves the static files and keeps each
+# browser on its replica). Stops everything it started on Ctrl-C or when killed.
+#
+#   deploy/serve.sh [K=2] [PORT=8080]       then open http://127.0.0.1:PORT
+#
+# Environment: HOST (default 127.0.0.1; 0.0.0.0 to serve the network), BASE_PORT (replicas listen
+# on BASE_PORT+1 ... BASE_PORT+K, default 8500), PYTHON (default .venv/bin/python), RUN_DIR
+# (default a new folder under /tmp: logs, nginx.conf, `pids`).
+set -euo pipefail
+K=${1:-2}
+PORT=${2:-8080}
+HOST=${HOST:-127.0.0.1}
+BASE_PORT=${BASE_PORT:-8500}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
+RUN=${RUN_DIR:-$(mktemp -d /tmp/autograd-playground.XXXXXX)}
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+mkdir -p "$RUN/tmp"
+
+pids=()
+STATIC=""
+stop() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  [ -z "$STATIC" ] || rm -rf "$STATIC"
+}
+trap stop EXIT INT TERM
+
+# Streamlit's static files, gzipped once (nginx's gzip_static serves the .gz copies), in a folder
+# of their own that nginx's workers can read (they run as `nobody` when nginx starts as root).
+static=$("$PYTHON" -c 'import os, streamlit; print(os.path.join(os.path.dirname(streamlit.__file__), "static"))')
+STATIC=$(mktemp -d /tmp/autograd-playground-static.XXXXXX)
+cp -r "$static/." "$STATIC/"
+find "$STATIC" -type f \( -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.json' \
+  -o -name '*.svg' -o -name '*.ttf' -o -name '*.txt' \) -size +1k -exec gzip -k -6 {} +
+chmod -R a+rX "$STATIC"
+
+upstreams=""
+for i in $(seq 1 "$K"); do
+  port=$((BASE_PORT + i))
+  # One BLAS thread each: K replicas on K cores, not K times the cores in spinning threads.
+  (cd "$ROOT" && OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 exec "$PYTHON" -m streamlit run \
+    streamlit_app.py --server.port "$port" --server.address 127.0.0.1 --server.headless true \
+    >"$RUN/replica-$i.log" 2>&1) &
+  pids+=($!)
+  upstreams="$upstreams        server 127.0.0.1:$port max_fails=0;\n"
+done
+for i in $(seq 1 "$K"); do
+  port=$((BASE_PORT + i))
+  for _ in $(seq 1 120); do
+    "$PYTHON" -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/_stcore/health', timeout=2)" \
+      2>/dev/null && break
+    sleep 0.5
+  done
+done
+
+sed -e "s|@RUN@|$RUN|g" -e "s|@STATIC@|$STATIC|g" -e "s|@HOST@|$HOST|g" -e "s|@PORT@|$PORT|g" \
+  -e "s|@UPSTREAMS@|$(printf '%b' "$upstreams" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n/\\n/g')|" \
+  "$ROOT/deploy/nginx.conf.template" >"$RUN/nginx.conf"
+"$NGINX" -p "$RUN" -c "$RUN/nginx.conf" -g "daemon off;" &
+pids+=($!)
+printf '%s\n' "${pids[@]}" >"$RUN/pids"
+echo "serving http://$HOST:$PORT with $K replicas (logs and pids in $RUN)"
+wait -n "${pids[@]}" || true

@@ -1,0 +1,139 @@
+"""deploy/serve.sh: two Streamlit replicas behind Debian's nginx, as the README's recipe runs it.
+
+Replicas share nothing (every graph lives in the session and the link), so a share link made on
+one replica opens on the other; nginx keeps each browser on one replica by its cookie, serves
+Streamlit's static files itself (gzipped, cached a year) and carries the websocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import load  # noqa: E402
+
+from playground import presets, share  # noqa: E402
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+@pytest.fixture(scope="module")
+def replicas(tmp_path_factory):
+    """deploy/serve.sh 2 on free loopback ports: (nginx URL, [replica URLs])."""
+    if not Path(NGINX).exists():
+        if os.environ.get("CI"):
+            pytest.fail("nginx is missing; tests/run.sh installs Debian's nginx")
+        pytest.skip("nginx is missing: apt-get install nginx (tests/run.sh does)")
+    run = tmp_path_factory.mktemp("replicas")
+    port, base = load._free_port(), 31_000 + os.getpid() % 1_000 * 2
+    env = {**os.environ, "RUN_DIR": str(run), "BASE_PORT": str(base), "PYTHON": sys.executable}
+    log = open(run / "serve.log", "w")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(["bash", str(ROOT / "deploy" / "serve.sh"), "2", str(port)],
+                               env=env, stdout=log, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while not ((run / "pids").exists() and load._healthy(url)):
+        if process.poll() is not None or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
+    try:
+        assert load._healthy(url), (run / "serve.log").read_text()[-2000:]
+        yield url, [f"http://127.0.0.1:{base + i}" for i in (1, 2)]
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+        log.close()
+
+
+def _get(url: str, cookie: str = "", gzip: bool = False):
+    headers = {"Cookie": cookie} if cookie else {}
+    if gzip:
+        headers["Accept-Encoding"] = "gzip"
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as r:
+        return r.status, dict(r.headers), r.read()
+
+
+async def _apply_program(url: str, program: str) -> str:
+    """On the server at `url`: open the default graph, apply `program`, return the link the
+    address bar then holds."""
+    outcome = load.Outcome()
+    session = load.Session(url, outcome)
+    await session.connect()
+    await session.rerun(page="")
+    await session.rerun(widgets=[load._text(session.widget("w_expr_text"), program),
+                                 load._trigger(session.widget("w_expr_apply"))])
+    await session.close()
+    assert not outcome.exceptions, outcome.errors
+    return dict(urllib.parse.parse_qsl(session.query))["graph"]
+
+
+async def _drawing_of_link(url: str, link: str) -> str:
+    outcome = load.Outcome()
+    session = load.Session(url, outcome)
+    await session.connect()
+    session.query = urllib.parse.urlencode({"graph": link})
+    await session.rerun(page="graph")
+    await session.close()
+    assert not outcome.exceptions, outcome.errors
+    return "\n".join(session.drawings)
+
+
+def test_a_share_link_made_on_replica_1_opens_on_replica_2(replicas):
+    _, (first, second) = replicas
+    program = "made_on_one = [1.5, -2.0]\nopened_on_two = tanh(sum(made_on_one))\n"
+    link = asyncio.run(_apply_program(first, program))
+    assert share.decode(link).names == ("made_on_one", "sum_1", "opened_on_two")
+    drawing = asyncio.run(_drawing_of_link(second, link))
+    assert "opened_on_two" in drawing and "made_on_one" in drawing
+
+
+def test_nginx_keeps_a_browser_on_its_replica_and_spreads_browsers_over_both(replicas):
+    url, _ = replicas
+    seen = {}
+    for key in range(12):
+        cookie = f"playground_replica=browser{key}"
+        first = {_get(f"{url}/", cookie)[1]["X-Replica"] for _ in range(3)}
+        assert len(first) == 1, "one browser, one replica"
+        seen[key] = first.pop()
+    assert len(set(seen.values())) == 2
+
+
+def test_a_browser_without_the_cookie_is_given_one(replicas):
+    url, _ = replicas
+    _, headers, _ = _get(f"{url}/graph")
+    assert headers["Set-Cookie"].startswith("playground_replica=")
+
+
+def test_nginx_serves_streamlits_static_files_gzipped_and_cached_for_a_year(replicas):
+    url, _ = replicas
+    _, _, index = _get(f"{url}/")
+    script = next(part.split('"')[0] for part in index.decode().split('src="./')[1:]
+                  if part.startswith("static/js/"))
+    status, headers, body = _get(f"{url}/{script}", gzip=True)
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert "X-Replica" not in headers, "served by nginx, not proxied to a replica"
+    assert body[:2] == b"\x1f\x8b"
+
+
+def test_a_class_through_nginx_completes_its_visit(replicas):
+    url, _ = replicas
+    link = share.encode(presets.get("mlp").spec)
+    outcomes = asyncio.run(asyncio.wait_for(
+        load.run_class(url, link, 6, join=1.0, heavy=0, static=[], baseline=False), timeout=180))
+    assert not [e for o in outcomes for e in o.errors]
+    assert all(len(o.times) == len(load.ACTIONS) and not o.foreign for o in outcomes)
