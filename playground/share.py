@@ -12,6 +12,7 @@ import base64
 import binascii
 import re
 import zlib
+from collections.abc import Callable
 
 from . import limits
 from .errors import SpecError
@@ -21,7 +22,7 @@ PREFIX = "v1."
 """Starts every link this version writes; a different version is refused with a clear message."""
 
 _BODY = r"[A-Za-z0-9_-]*"  # patterns are plain strings: re caches them
-_OTHER_VERSION = r"v\d+\."
+_VERSION = r"(v\d+)\."
 _DAMAGED = "the share link is damaged (cut short or changed); copy the whole link again"
 
 
@@ -32,7 +33,11 @@ def encode(spec: GraphSpec) -> str:
 
 
 def decode(text: str) -> GraphSpec:
-    """The spec inside a share-link string; SpecError when it is damaged, foreign or too big."""
+    """The spec inside a share-link string; SpecError when it is damaged, foreign or too big.
+
+    Reads every version of link the playground ever wrote (READERS), so a link made today
+    keeps opening after the format changes (tests/playground/test_share_pinned.py pins some).
+    """
     if not isinstance(text, str):
         raise SpecError(f"a share link is text, not {type(text).__name__}")
     text = text.strip()
@@ -41,14 +46,20 @@ def decode(text: str) -> GraphSpec:
             f"the share link has {len(text):,} characters, more than the limit of "
             f"{limits.MAX_SHARE_CHARS:,}; share the graph as a JSON file instead"
         )
-    if not text.startswith(PREFIX):
-        if re.match(_OTHER_VERSION, text):
-            raise SpecError(
-                f"this share link was made by another version of the playground "
-                f"({text.split('.')[0]}); this one reads {PREFIX[:-1]} links"
-            )
+    version = re.match(_VERSION, text)
+    if version is None:
         raise SpecError(f"this is not a share link; a share link starts with {PREFIX}")
-    body = text[len(PREFIX) :]
+    reader = READERS.get(version.group(1))
+    if reader is None:
+        raise SpecError(
+            f"this share link was made by another version of the playground "
+            f"({version.group(1)}); this one reads {', '.join(READERS)} links"
+        )
+    return reader(text[version.end():])
+
+
+def _read_v1(body: str) -> GraphSpec:
+    """A v1 link's body: URL-safe base64 of zlib of the spec's JSON document (version 1)."""
     if not re.fullmatch(_BODY, body):
         raise SpecError(
             "the share link holds characters that links never contain; copy the whole link again"
@@ -74,3 +85,9 @@ def decode(text: str) -> GraphSpec:
     except UnicodeDecodeError:
         raise SpecError(_DAMAGED) from None
     return GraphSpec.from_json(document)
+
+
+READERS: dict[str, Callable[[str], GraphSpec]] = {"v1": _read_v1}
+"""Link version (the text before the first dot) -> the reader of its body. Every version the
+playground ever wrote stays here: a new format adds its reader (and PREFIX moves to it), and the
+old readers keep turning old links into specs of the new format."""
