@@ -66,9 +66,8 @@ def _padded(x, pads, value=0.0):
     ``value``."""
     if not any(lo or hi for lo, hi in pads):
         return x
+    out = np.full(_padded_shape(x.shape, pads), value, dtype=x.dtype)
     lead = x.ndim - len(pads)
-    out = np.full(x.shape[:lead] + tuple(n + lo + hi for n, (lo, hi) in
-                                         zip(x.shape[lead:], pads)), value, dtype=x.dtype)
     out[(Ellipsis,) + tuple(slice(lo, lo + n) for n, (lo, _) in zip(x.shape[lead:], pads))] = x
     return out
 
@@ -81,9 +80,11 @@ def _cropped(x, pads):
                                  for i, (lo, hi) in enumerate(pads))]
 
 
-def _unfold_array(x, window):
+def _unfold_array(x, window, groups=None):
     """im2col: (N, C, *spatial) -> (N, C * window size, positions), PyTorch's F.unfold layout
-    (channel major, then kernel offsets in row-major order)."""
+    (channel major, then kernel offsets in row-major order). Given ``groups``, the rows come in
+    that many blocks, each with a last row of ones, (N, groups, rows + 1, positions): a
+    convolution's bias then rides in its matrix product, and its gradient in the weight's."""
     n = len(window.kernel)
     views = sliding_window_view(_padded(x, window.pads), window.spans(),
                                 axis=tuple(range(x.ndim - n, x.ndim)))
@@ -93,7 +94,15 @@ def _unfold_array(x, window):
     out = views.shape[lead:lead + n]
     order = tuple(range(lead)) + tuple(range(x.ndim, x.ndim + n)) + tuple(range(lead, x.ndim))
     columns = views.transpose(order)
-    return columns.reshape(x.shape[:lead - 1] + (-1, math.prod(out)))
+    if groups is None:
+        return columns.reshape(x.shape[:lead - 1] + (-1, math.prod(out)))
+    batch, channels = x.shape[:lead - 1], x.shape[lead - 1]
+    blocks = batch + (groups, channels // groups) + tuple(window.kernel) + out
+    rows = channels // groups * window.size
+    result = np.empty(batch + (groups, rows + 1, math.prod(out)), dtype=x.dtype)
+    np.copyto(result[..., :rows, :].reshape(blocks, copy=False), columns.reshape(blocks))
+    result[..., rows, :] = 1
+    return result
 
 
 def _fold_array(columns, spatial, window):
@@ -212,11 +221,16 @@ class Conv(Function):
         self.window, self.groups = window, groups
         self.batched = x.ndim == weight.ndim
         images = x if self.batched else x[None]
-        columns = _unfold_array(images, window)
-        out = _by_groups(weight, columns, groups).reshape(
+        kernels = weight.reshape(groups, weight.shape[0] // groups, -1)
+        if bias is None:
+            columns = _unfold_array(images, window).reshape(
+                images.shape[0], groups, kernels.shape[-1], -1)
+        else:  # a row of ones under each group's columns, the bias beside its kernels
+            columns = _unfold_array(images, window, groups)
+            kernels = np.concatenate([kernels, bias.astype(weight.dtype, copy=False).reshape(
+                groups, -1, 1)], axis=-1)
+        out = np.matmul(kernels, columns).reshape(
             (images.shape[0], weight.shape[0]) + window.out_shape(images.shape[2:]))
-        if bias is not None:
-            out += bias.reshape((-1,) + (1,) * len(window.kernel))
         self.save_for_backward(x, weight, columns)
         return out if self.batched else out[0]
 
@@ -233,12 +247,19 @@ class Conv(Function):
             kernels = weight.reshape(groups, out_channels // groups, -1).swapaxes(-1, -2)
             grad_columns = (kernels @ per_group).reshape(batch, -1, per_group.shape[-1])
             grad_x = _fold(grad_columns, x.shape[2:], window).reshape(self._x_shape(x))
-        if needs[1]:
-            if isinstance(grad, Tensor):  # the saved columns are a constant: unfold x again
-                columns = _unfold(x, window)
+        with_bias = len(needs) == 3 and needs[2]
+        if needs[1] and not isinstance(grad, Tensor):
+            # the weight's gradient, and the bias's from the row of ones when there is one
+            products = (per_group @ columns.swapaxes(-1, -2)).sum(axis=0)
+            rows = math.prod(weight.shape[1:])
+            grad_weight = products[..., :rows].reshape(weight.shape)
+            if with_bias:
+                return grad_x, grad_weight, products[..., rows].reshape(-1)
+        elif needs[1]:  # the saved columns are a constant: unfold x again, in the graph
+            columns = _unfold(x, window)
             columns = columns.reshape(batch, groups, -1, columns.shape[-1])
             grad_weight = (per_group @ columns.swapaxes(-1, -2)).sum(axis=0).reshape(weight.shape)
-        if len(needs) == 3 and needs[2]:
+        if with_bias:
             grad_bias = grad.sum(axis=(0,) + tuple(range(2, grad.ndim)))
         return (grad_x, grad_weight, grad_bias)[:len(needs)]
 
@@ -248,8 +269,10 @@ class Conv(Function):
     def jvp(self, tangent_x, tangent_weight, tangent_bias=None):
         x, weight, columns = self.saved_tensors
         images = tangent_x if self.batched else tangent_x[None]
+        rows = math.prod(weight.shape[1:])
         out = (_by_groups(weight, _unfold_array(images, self.window), self.groups)
-               + _by_groups(tangent_weight, columns, self.groups))
+               + np.matmul(tangent_weight.reshape(self.groups, weight.shape[0] // self.groups,
+                                                  -1), columns[..., :rows, :]))
         out = out.reshape((images.shape[0], weight.shape[0])
                           + self.window.out_shape(images.shape[2:]))
         if tangent_bias is not None:
