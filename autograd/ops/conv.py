@@ -112,8 +112,8 @@ def _fold_array(columns, spatial, window):
     lead = columns.shape[:-2]
     channels = columns.shape[-2] // window.size
     parts = columns.reshape(lead + (channels,) + tuple(window.kernel) + out)
-    image = np.zeros(lead + (channels,) + tuple(n + lo + hi for n, (lo, hi)
-                                                in zip(spatial, window.pads)), columns.dtype)
+    image = np.zeros(_padded_shape(lead + (channels,) + tuple(spatial), window.pads),
+                     columns.dtype)
     offsets = (slice(None),) * (len(lead) + 1)
     for offset in np.ndindex(*window.kernel):
         image[window.offset_key(offset, out)] += parts[offsets + offset]
