@@ -18,7 +18,7 @@ The table gives, per action, the median and 95th percentile from request to "scr
 (for the first action, from joining to the drawing), with exceptions shown by the app and
 disconnects; then the server's CPU seconds per student (from /proc) and peak memory (VmHWM),
 and the load client's own CPU, against a baseline measured in the same run: the same steps on
-a three-line Streamlit app that draws one graphviz chart.
+a three-line Streamlit app that draws one graphviz chart, with the same .streamlit/config.toml.
 
 By default it starts `streamlit run streamlit_app.py` on a free loopback port with the shipped
 .streamlit/config.toml (`--server-arg` adds command-line options, to measure one setting), and
@@ -725,6 +725,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             script = Path(folder) / "three_lines.py"
             script.write_text(BASELINE_APP)
+            (Path(folder) / ".streamlit").mkdir()  # the same server settings as the app's
+            (Path(folder) / ".streamlit" / "config.toml").write_text(
+                (ROOT / ".streamlit" / "config.toml").read_text())
             base = measure(args, script, link, True, static)
     served = args.url or (f"deploy/serve.sh {args.serve} (nginx)" if args.serve
                           else "streamlit run streamlit_app.py")

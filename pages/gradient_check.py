@@ -2,26 +2,27 @@
 
 import streamlit as st
 
-from autograd.format import index_text, number
-from pages.ui import cached, charts, frame, keys, notes
+from autograd.format import number
+from pages.ui import cached, frame, keys, notes
 from pages.ui import session as state
 from playground import SpecError
 from playground.checks import EPSILONS
 
 frame.route_through_entry_script()
 
-# Okabe–Ito blue and vermillion, which colour-blind readers tell apart; the "passed" checkbox
-# says it without colour.
-PASS_FILL = "background-color: rgba(0, 114, 178, 0.22)"
-FAIL_FILL = "background-color: rgba(213, 94, 0, 0.38)"
+# The table's numbers, formatted in the browser (a pandas Styler, with a colour per row, cost
+# more server time than the rest of the page; the "passed" column says it, without colour).
+COLUMNS = {
+    "passed": st.column_config.CheckboxColumn("passed", pinned=True),
+    "analytic": st.column_config.NumberColumn("analytic", format="%.8g"),
+    "numeric": st.column_config.NumberColumn("numeric", format="%.8g"),
+    "abs_error": st.column_config.NumberColumn("abs_error", format="%.2e"),
+    "rel_error": st.column_config.NumberColumn("rel_error", format="%.2e"),
+}
 
 
 def _copy_eps() -> None:
     st.session_state[keys.EPS] = st.session_state[keys.EPS_WIDGET]
-
-
-def _row_colours(row) -> list[str]:
-    return [PASS_FILL if row["passed"] else FAIL_FILL] * len(row)
 
 
 notes.stop_if_empty()
@@ -70,15 +71,7 @@ with table_col:
     worst_abs.metric("largest abs. error", number(check["abs_error"].max()))
     worst_rel.metric("largest rel. error", number(check["rel_error"].max()))
     count.metric("elements", len(check))
-    shown = check.assign(index=check["index"].map(index_text))
-    st.dataframe(
-        shown.style.apply(_row_colours, axis=1).format(
-            {"analytic": "{:.8g}", "numeric": "{:.8g}", "abs_error": "{:.2e}",
-             "rel_error": "{:.2e}"}
-        ),
-        hide_index=True,
-        column_config={"passed": st.column_config.CheckboxColumn("passed")},
-    )
+    st.dataframe(cached.check_table(spec_json, eps), hide_index=True, column_config=COLUMNS)
 
 with sweep_col:
     st.subheader("Error across ε", divider="gray")
@@ -91,7 +84,7 @@ with sweep_col:
         st.info("Every error is zero or NaN, so there is no curve to draw on a log scale.",
                 icon=":material/info:")
     else:
-        st.altair_chart(charts.epsilon_sweep(sweep, eps))
+        st.vega_lite_chart(spec=cached.sweep_chart(spec_json, eps))
         sampled = sweep.attrs["elements"]
         note = (f" ({sampled} evenly spaced elements)" if sampled < check.attrs["elements"]
                 else "")

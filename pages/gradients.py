@@ -6,7 +6,7 @@ import streamlit as st
 from autograd.format import number, shape_text
 from pages.ui import cached, charts, drawing, frame, keys, notes
 from pages.ui import session as state
-from playground import formulas, registry, tables
+from playground import formulas, registry
 from playground.errors import as_markdown
 
 frame.route_through_entry_script()
@@ -90,21 +90,20 @@ with detail_col:
                 "lists them.", icon=":material/info:")
     else:
         value_col, grad_col = st.columns(2)
-        values = tables.matrix_frame(node.value)
-        value_col.altair_chart(charts.heatmap(values, "value"), width="content")
+        values, note = cached.heatmap(spec_json, name, "value")
+        value_col.vega_lite_chart(spec=values, width="content")
         if node.grad is None:
             grad_col.info("No gradient: a constant, or made of constants only.")
         else:
-            grads = tables.matrix_frame(node.grad)
-            grad_col.altair_chart(charts.heatmap(grads, "gradient"), width="content")
-        if "note" in values.attrs:
-            st.caption(values.attrs["note"])
+            grad_col.vega_lite_chart(spec=cached.heatmap(spec_json, name, "gradient")[0],
+                                     width="content")
+        if note:
+            st.caption(note)
     if node.value.ndim:
         with st.expander("Every element"):
-            elements = cached.element_table(spec_json, name)
-            if elements.attrs["elements"] > len(elements):
-                st.caption(f"The first {len(elements):,} of {elements.attrs['elements']:,} "
-                           "elements.")
+            elements, total = cached.element_table(spec_json, name)
+            if total > elements.num_rows:
+                st.caption(f"The first {elements.num_rows:,} of {total:,} elements.")
             st.dataframe(elements, hide_index=True)
 
 with formula_col:

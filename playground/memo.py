@@ -122,6 +122,8 @@ def size_of(value: object) -> int:
             stack.extend(item)
         elif hasattr(item, "memory_usage") and hasattr(item, "columns"):  # a DataFrame
             total += int(item.memory_usage(index=True, deep=True).sum())
+        elif hasattr(item, "nbytes") and hasattr(item, "schema"):  # an Arrow table
+            total += int(item.nbytes)
         elif hasattr(item, "__dataclass_fields__"):
             total += sys.getsizeof(item)
             stack.extend(getattr(item, name) for name in item.__dataclass_fields__)

@@ -9,15 +9,26 @@ on its way out, so no session can change what another one sees. Errors are not k
 
 The `*_file` functions make download files when their button is pressed; they run off the
 script thread, so they call the model directly and touch no Streamlit state.
+
+What a page sends to the browser is kept ready-made too, because making it again on every
+rerun was most of a session's cost: tables as Arrow tables (immutable, sent without a pandas
+conversion) and charts as Vega-Lite specs (Altair's conversion validates its whole schema each
+time, under a lock every session shares).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import threading
 
+import altair as alt
 import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
+from autograd.format import index_text
+from pages.ui import charts
 from playground import (
     GraphSpec,
     checks,
@@ -39,6 +50,11 @@ from playground.memo import Memo
 
 ELEMENT_ROWS = 10_000
 """Rows of a node's element table that are kept and sent to the browser."""
+
+try:  # Streamlit's own: Altair's theme and data transformer are global to the process
+    from streamlit.elements.vega_charts import _altair_globals_lock as _ALTAIR
+except ImportError:  # pragma: no cover - another Streamlit version
+    _ALTAIR = threading.Lock()
 
 
 @st.cache_resource(show_spinner=False)
@@ -95,27 +111,59 @@ def svg(dot_source: str) -> tuple[str | None, str | None]:
     return memo().get(("svg", dot_source), compute)
 
 
-def node_table(spec_json: str) -> pd.DataFrame:
-    """One row per node (`playground.tables.node_table`), a copy of its own."""
-    table = memo().get(("node_table", spec_json), lambda: tables.node_table(evaluate(spec_json)))
-    return table.copy()
+def _arrow(frame: pd.DataFrame) -> pa.Table:
+    return pa.Table.from_pandas(frame, preserve_index=False)
 
 
-def element_table(spec_json: str, name: str) -> pd.DataFrame:
-    """The first `ELEMENT_ROWS` rows of node `name`'s element table; `attrs["elements"]` says
-    how many elements it has in all."""
+def node_table(spec_json: str) -> pa.Table:
+    """One row per node (`playground.tables.node_table`), as the page's table shows it."""
+    return memo().get(("node_table", spec_json),
+                      lambda: _arrow(tables.node_table(evaluate(spec_json))))
 
-    def compute() -> pd.DataFrame:
+
+def element_table(spec_json: str, name: str) -> tuple[pa.Table, int]:
+    """The first `ELEMENT_ROWS` rows of node `name`'s element table, and how many elements it
+    has in all."""
+
+    def compute() -> tuple[pa.Table, int]:
         full = tables.element_table(evaluate(spec_json), name)
-        head = full.head(ELEMENT_ROWS).copy()
-        head.attrs["elements"] = len(full)
-        return head
+        return _arrow(full.head(ELEMENT_ROWS)), len(full)
 
-    return memo().get(("element_table", spec_json, name), compute).copy()
+    return memo().get(("element_table", spec_json, name), compute)
+
+
+def _vega(chart: alt.TopLevelMixin) -> str:
+    """A chart's Vega-Lite spec as JSON text, without Altair's default theme (as
+    `st.altair_chart` converts it) and without validating it against the schema again."""
+    with _ALTAIR, alt.theme.enable("none"):
+        return json.dumps(chart.to_dict(validate=False))
+
+
+def heatmap(spec_json: str, name: str, which: str) -> tuple[dict, str | None]:
+    """The heatmap of node `name`'s "value" or "gradient" (a fresh Vega-Lite spec for
+    `st.vega_lite_chart`) and the note that says how a tensor of 3+ axes is laid out."""
+
+    def compute() -> tuple[str, str | None]:
+        node = evaluate(spec_json).node(name)
+        frame = tables.matrix_frame(node.value if which == "value" else node.grad)
+        return _vega(charts.heatmap(frame, which)), frame.attrs.get("note")
+
+    text, note = memo().get(("heatmap", spec_json, name, which), compute)
+    return json.loads(text), note
 
 
 def gradient_check(spec_json: str, eps: float) -> pd.DataFrame:
     """`playground.checks.gradient_check` of the graph at step `eps`, a copy of its own."""
+    return _check(spec_json, eps).copy()
+
+
+def check_table(spec_json: str, eps: float) -> pa.Table:
+    """The gradient check's table as the page shows it (positions written out)."""
+    return memo().get(("check_table", spec_json, eps), lambda: _arrow(
+        _check(spec_json, eps).assign(index=lambda t: t["index"].map(index_text))))
+
+
+def _check(spec_json: str, eps: float) -> pd.DataFrame:
     key = ("gradient_check", spec_json, eps)
 
     def compute() -> pd.DataFrame:
@@ -123,13 +171,23 @@ def gradient_check(spec_json: str, eps: float) -> pd.DataFrame:
         return checks.gradient_check(spec, output=spec.output, eps=eps)
 
     if key in memo():
-        return memo().get(key, compute).copy()
+        return memo().get(key, compute)
     with st.spinner("Comparing with finite differences…"):
-        return memo().get(key, compute).copy()
+        return memo().get(key, compute)
 
 
 def epsilon_sweep(spec_json: str) -> pd.DataFrame:
     """`playground.checks.epsilon_sweep` of the graph, a copy of its own."""
+    return _sweep(spec_json).copy()
+
+
+def sweep_chart(spec_json: str, eps: float) -> dict:
+    """The epsilon sweep's chart with `eps` marked (a fresh Vega-Lite spec)."""
+    return json.loads(memo().get(("sweep_chart", spec_json, eps),
+                                 lambda: _vega(charts.epsilon_sweep(_sweep(spec_json), eps))))
+
+
+def _sweep(spec_json: str) -> pd.DataFrame:
     key = ("epsilon_sweep", spec_json)
 
     def compute() -> pd.DataFrame:
@@ -137,9 +195,9 @@ def epsilon_sweep(spec_json: str) -> pd.DataFrame:
         return checks.epsilon_sweep(spec, output=spec.output)
 
     if key in memo():
-        return memo().get(key, compute).copy()
+        return memo().get(key, compute)
     with st.spinner("Sweeping epsilon…"):
-        return memo().get(key, compute).copy()
+        return memo().get(key, compute)
 
 
 def expression_text(spec_json: str) -> str:
