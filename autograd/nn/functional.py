@@ -41,12 +41,14 @@ from .attention import scaled_dot_product_attention
 from .layers import dropout, embedding, logsigmoid
 from .losses import (
     binary_cross_entropy_with_logits,
+    has_ignored,
     huber_loss,
     kl_div,
     l1_loss,
     multi_margin_loss,
     nll_loss,
     smooth_l1_loss,
+    weighted_cross_entropy,
 )
 from .normalization import batch_norm, layer_norm, normalize
 
@@ -116,7 +118,8 @@ def mse_loss(input, target, *, reduction="mean"):
     return _reduced((input - target) ** 2, reduction)
 
 
-def cross_entropy(logits, target, *, reduction="mean", label_smoothing=0.0):
+def cross_entropy(logits, target, weight=None, *, ignore_index=-100, reduction="mean",
+                  label_smoothing=0.0):
     """Negative log-probability of the target under ``softmax(logits)``, per row, then averaged
     over rows (``reduction="mean"``), summed (``"sum"``) or returned per row (``"none"``).
 
@@ -127,11 +130,18 @@ def cross_entropy(logits, target, *, reduction="mean", label_smoothing=0.0):
     ``label_smoothing`` in [0, 1] mixes the target with the uniform distribution: a row's target
     becomes ``(1 - label_smoothing) * target + label_smoothing / classes``. Computed from logits
     shifted by their row maximum, so large logits do not overflow.
+
+    As in PyTorch, ``weight`` (classes,) scales each class, rows whose class is ``ignore_index``
+    count 0, and logits (N, C, d1, ...) take targets (N, d1, ...): these go through
+    ``log_softmax`` and ``nll_loss``.
     """
     _check_reduction("cross_entropy", reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"cross_entropy: label_smoothing must lie in [0, 1], got "
                          f"{label_smoothing}")
+    if weight is not None or logits.ndim > 2 or has_ignored(target, ignore_index):
+        return weighted_cross_entropy(logits, target, weight, ignore_index, reduction,
+                                      label_smoothing)
     if logits.ndim not in (1, 2):
         raise ValueError(
             f"cross_entropy: logits must have shape (batch, classes) or (classes,), got "

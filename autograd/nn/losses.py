@@ -86,6 +86,41 @@ def nll_loss(input, target, weight=None, *, ignore_index=-100, reduction="mean")
     return _reduced(losses, reduction)
 
 
+def has_ignored(target, ignore_index):
+    """True when an integer class target holds ``ignore_index`` somewhere."""
+    raw = target.data if isinstance(target, Tensor) else np.asarray(target)
+    return raw.dtype.kind in "iu" and bool((raw == ignore_index).any())
+
+
+def weighted_cross_entropy(logits, target, weight, ignore_index, reduction, label_smoothing):
+    """cross_entropy with class weights, ignored rows or extra axes, as PyTorch computes it:
+    nll_loss of log_softmax over axis 1, and, with label smoothing, ``label_smoothing / C``
+    times each row's (weighted) sum of -log-probabilities added to ``1 - label_smoothing``
+    times it."""
+    raw = target.data if isinstance(target, Tensor) else np.asarray(target)
+    if raw.dtype.kind not in "iu":
+        raise TypeError("cross_entropy: weight, ignore_index and logits with more than two axes "
+                        f"take integer class targets, got dtype {raw.dtype}; convert them with "
+                        ".long()")
+    axis = 0 if logits.ndim == 1 else 1
+    log_probs = logits.log_softmax(axis)
+    loss = nll_loss(log_probs, raw, weight, ignore_index=ignore_index, reduction=reduction)
+    if not label_smoothing:
+        return loss
+    classes = logits.shape[axis]
+    keep = raw != ignore_index
+    weights = np.ones(classes, logits.dtype) if weight is None else (
+        weight.data if isinstance(weight, Tensor) else np.asarray(weight)).astype(logits.dtype)
+    shape = [1] * logits.ndim
+    shape[axis] = classes
+    smooth = -(log_probs * weights.reshape(shape)).sum(axis=axis) * keep
+    if reduction == "mean":
+        smooth = smooth.sum() / weights[np.where(keep, raw, 0)][keep].sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * loss + (label_smoothing / classes) * smooth
+
+
 def _softplus_of_negative(x):
     """log(1 + e^-x), stable for any x, with the smooth slope -sigmoid(-x) everywhere (also at
     x = 0, where a max(-x, 0) + log1p(e^-|x|) split would give 0 and 1/2 the wrong way)."""

@@ -211,3 +211,33 @@ def test_loss_modules_call_their_functions_with_their_settings():
         np.testing.assert_array_equal(module_value.data, function_value.data)
     assert nn.NLLLoss(weight=weight).parameters() == []  # class weights are buffers
     assert list(nn.NLLLoss(weight=weight).state_dict()) == ["weight"]
+
+
+CE_SETTINGS = {
+    "weight": {"weight": np.array([1.0, 2.0, 0.5, 3.0])},
+    "ignore_index": {"ignore_index": -1},
+    "weight ignore smoothing": {"weight": np.array([1.0, 2.0, 0.5, 3.0]), "ignore_index": -1,
+                                "label_smoothing": 0.2},
+    "ignore smoothing": {"ignore_index": 3, "label_smoothing": 0.3},
+}
+
+
+@pytest.mark.parametrize("shape", [(6, 4), (3, 4, 5)], ids=["rows", "images"])
+@pytest.mark.parametrize("settings", list(CE_SETTINGS))
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_with_class_weights_ignored_rows_and_extra_axes_matches_torch(
+        shape, settings, reduction):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal(shape)
+    target = rng.integers(0, 4, (shape[0],) + shape[2:])
+    target.flat[1] = CE_SETTINGS[settings].get("ignore_index", 0)  # nanoGPT's padding, e.g. -1
+    ours, theirs = ag.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    out = F.cross_entropy(ours, target, reduction=reduction, **CE_SETTINGS[settings])
+    ref = TF.cross_entropy(theirs, torch.from_numpy(target), reduction=reduction,
+                           **{k: torch_value(v, np.float64)
+                              for k, v in CE_SETTINGS[settings].items()})
+    np.testing.assert_allclose(out.data, ref.detach().numpy(), rtol=1e-12, atol=1e-14)
+    upstream = rng.standard_normal(ref.shape)
+    out.backward(ag.tensor(upstream))
+    ref.backward(torch.from_numpy(upstream))
+    np.testing.assert_allclose(ours.grad.data, theirs.grad.numpy(), rtol=1e-12, atol=1e-14)
