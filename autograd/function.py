@@ -253,7 +253,14 @@ def freed_error(fn):
 
 def _saves(fn, array):
     """Whether ``fn`` saved this very array."""
-    return fn._saved is not None and any(value is array for value in fn._saved_values())
+    count = fn._saved
+    if not count:
+        return False
+    if fn._s0 is array:
+        return True
+    if count == 1:
+        return False
+    return fn._s1 is array or (count > 2 and any(value is array for value in fn._s_more))
 
 
 def _edge(x, fn):
@@ -304,7 +311,10 @@ def _record(fn, inputs, attrs):
         if type(a) is not Tensor:
             (a,) = inputs = _as_tensors(inputs)
     else:
-        inputs = _as_tensors(inputs)
+        for x in inputs:
+            if type(x) is not Tensor:
+                inputs = _as_tensors(inputs)
+                break
     fn._saved = 0
     try:
         if count == 2:
@@ -338,8 +348,7 @@ def _record(fn, inputs, attrs):
         return result
     result.requires_grad = True
     result.grad_fn = fn
-    n_saved = fn._saved
-    if n_saved and (fn._s0 is out or (n_saved > 1 and _saves(fn, out))):
+    if fn._saved and _saves(fn, out):
         fn._output_id = id(out)
     fn._hooks = None
     if count == 2:
@@ -355,9 +364,9 @@ def _record(fn, inputs, attrs):
         fn._second = None
         fn.needs_input_grad = _NEEDS_ONE.get(a.requires_grad) or (bool(a.requires_grad),)
     else:
-        edges = [_edge(x, fn) for x in inputs]
+        edges = [x if x.data.size <= KEPT_ELEMENTS else _edge(x, fn) for x in inputs]
         fn._first, fn._second, fn._more = edges[0], edges[1], tuple(edges[2:])
-        fn.needs_input_grad = tuple([bool(t.requires_grad) for t in inputs])
+        fn.needs_input_grad = tuple([t.requires_grad for t in inputs])
     return result
 
 

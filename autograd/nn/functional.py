@@ -198,7 +198,11 @@ class CrossEntropy(Function):
         totals = exps.sum(axis=-1, keepdims=True)
         log_probs = shifted - np.log(totals)
         self.save_for_backward(logits, log_probs, exps / totals, target)
-        return _reduced_array(-(target * log_probs).sum(axis=-1), reduction)
+        if reduction == "none":
+            return -(target * log_probs).sum(axis=-1)
+        total = -np.vdot(target, log_probs)  # one pass, no temporary (N, C) array
+        return np.asarray(total / (target.size // target.shape[-1]) if reduction == "mean"
+                          else total, dtype=log_probs.dtype)
 
     def backward(self, grad):
         logits, log_probs, probs, target = self.saved_tensors
