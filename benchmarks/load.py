@@ -77,6 +77,8 @@ TARGETS = {"open link": 3.0, "other": 1.0}  # p95 seconds, the issue's targets o
 HEAVY_ACTIONS = ("heavy apply", "heavy check")
 DRAWING_TYPES = ("graphviz_chart", "component_instance", "bidi_component", "html", "imgs")
 """Element types that carry the drawing (the graphviz chart, or a custom SVG component)."""
+DRAWN = "[data-testid='graph-drawing'] svg g.node, [data-testid='stGraphVizChart'] svg"
+"""The drawing in a real browser: the app's component (its shadow root), or the fallback."""
 
 BASELINE_APP = '''\
 import streamlit as st
@@ -362,8 +364,8 @@ def student_program(number: int) -> str:
             f"s{number}_y = tanh(sum(s{number}_x * s{number}_w))\n")
 
 
-async def student(url: str, link: str, number: int, start_at: float, static: list[str],
-                  baseline: bool) -> Outcome:
+async def student(url: str, link: str, number: int, start_at: float,
+                  static: tuple[list[str], list[str]] | list, baseline: bool) -> Outcome:
     """One student's visit, as in the module docstring; `baseline` runs the same number of
     reruns on the three-line app (no pages or widgets there)."""
     outcome = Outcome()
@@ -371,12 +373,14 @@ async def student(url: str, link: str, number: int, start_at: float, static: lis
     joined = time.perf_counter()
     session = Session(url, outcome)
     try:
-        if static:
-            await fetch_static(url, static, session.cookie)
+        first, later = static if static else ([], [])
+        if first:
+            await fetch_static(url, first, session.cookie)
         await session.connect()
         session.query = "" if baseline else urllib.parse.urlencode({"graph": link})
         drawn = await session.rerun(page="" if baseline else "graph")
         outcome.add("open link", (drawn or time.perf_counter()) - joined)
+        lazily = asyncio.create_task(fetch_static(url, later, session.cookie)) if later else None
         steps = [("Gradients", "gradients", None), ("Gradient check", "gradient_check", None)]
         for action, page, _ in steps:
             t = time.perf_counter()
@@ -402,6 +406,8 @@ async def student(url: str, link: str, number: int, start_at: float, static: lis
         outcome.add("Undo", time.perf_counter() - t)
         if not baseline:
             _check_own_drawing(session, outcome, number, expect_own=False)
+        if lazily is not None:
+            await lazily
     except (websockets.ConnectionClosed, OSError, asyncio.IncompleteReadError) as error:
         outcome.disconnects += 1
         outcome.errors.append(f"student {number}: {type(error).__name__}: {error}")
@@ -470,7 +476,7 @@ async def heavy_student(url: str, link: str, stop: asyncio.Event) -> Outcome:
 
 
 async def run_class(url: str, link: str, students: int, join: float, heavy: int,
-                    static: list[str], baseline: bool) -> list[Outcome]:
+                    static: tuple | list, baseline: bool) -> list[Outcome]:
     start = time.perf_counter() + 0.2
     stop = asyncio.Event()
     heavies = [asyncio.create_task(heavy_student(url, link, stop)) for _ in range(heavy)]
@@ -486,22 +492,27 @@ async def run_class(url: str, link: str, students: int, join: float, heavy: int,
 # --- static files as a cold browser fetches them -----------------------------------------------
 
 
-def record_static_paths(url: str, link: str) -> list[str]:
-    """The same-origin paths a real, cold Chromium fetches to open the link on the Graph page."""
+def record_static_paths(url: str, link: str) -> tuple[list[str], list[str]]:
+    """The same-origin static paths a real, cold Chromium fetches on the student's visit: those
+    before the link's drawing appears, and those the later pages add (chunks loaded lazily)."""
     from playwright.sync_api import sync_playwright
 
     paths: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium",
                                     args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page()
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.on("request", lambda r: paths.append(urllib.parse.urlsplit(r.url).path)
-                if r.url.startswith(url) and "/_stcore/" not in r.url else None)
+                if r.url.startswith(url) and "/static/" in r.url else None)
         page.goto(f"{url}/graph?{urllib.parse.urlencode({'graph': link})}")
-        page.wait_for_selector("[data-testid='stGraphVizChart'] svg, iframe", timeout=60_000)
-        page.wait_for_timeout(1000)
+        page.locator(DRAWN).first.wait_for(timeout=60_000)
+        first = sorted(set(paths))
+        for title in ("Gradients", "Gradient check", "Build"):
+            page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+            page.get_by_role("heading", name=title, level=1).wait_for()
+            page.wait_for_timeout(1500)
         browser.close()
-    return sorted(set(paths) - {"/graph"})
+    return first, sorted(set(paths) - set(first))
 
 
 # --- the Chromium check ------------------------------------------------------------------------
@@ -521,17 +532,17 @@ def browser_visit(url: str, link: str, number: int) -> None:
                                     args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(f"{url}/graph?{urllib.parse.urlencode({'graph': link})}")
-        page.wait_for_selector("[data-testid='stGraphVizChart'] svg", timeout=60_000)
+        page.locator(DRAWN).first.wait_for(timeout=60_000)
         settled(page)
         for title in ("Gradients", "Gradient check"):
-            page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
-            page.get_by_role("heading", name=title).wait_for()
+            page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+            page.get_by_role("heading", name=title, level=1).wait_for()
             settled(page)
         page.get_by_role("slider").first.focus()
         page.keyboard.press("ArrowRight")
         settled(page)
-        page.get_by_test_id("stSidebarNav").get_by_text("Build", exact=True).click()
-        page.get_by_role("heading", name="Build").wait_for()
+        page.get_by_test_id("stSidebarNav").get_by_role("link", name="Build").click()
+        page.get_by_role("heading", name="Build", level=1).wait_for()
         settled(page)
         page.get_by_role("tab", name="Expression").click()
         page.locator("textarea").first.fill(student_program(number))
@@ -585,7 +596,7 @@ def summarise(outcomes: list[Outcome], actions) -> dict[str, tuple[float, float,
     return out
 
 
-def measure(args, script: Path, link: str, baseline: bool, static: list[str] | None) -> dict:
+def measure(args, script: Path, link: str, baseline: bool, static: tuple | None) -> dict:
     """One run of the class on a fresh server (or the given one): timings, CPU and memory."""
     log = Path(tempfile.gettempdir()) / f"load-{'baseline' if baseline else 'app'}.log"
     if args.serve and not baseline:
@@ -711,12 +722,11 @@ def main() -> None:
             static = record_static_paths(probe.url, link)
         finally:
             probe.stop()
-        size = sum((Path(__import__("streamlit").__file__).parent / "static" / p.lstrip("/"))
-                   .stat().st_size for p in static
-                   if (Path(__import__("streamlit").__file__).parent / "static" / p.lstrip("/"))
-                   .is_file())
-        print(f"cold browsers: each student fetches {len(static)} static files, "
-              f"{size / 2**20:.1f} MiB")
+        folder = Path(__import__("streamlit").__file__).parent / "static"
+        files = [folder / p.lstrip("/") for p in static[0] + static[1]]
+        size = sum(f.stat().st_size for f in files if f.is_file())
+        print(f"cold browsers: each student fetches {len(files)} static files, "
+              f"{size / 2**20:.1f} MiB ({len(static[0])} before the first drawing)")
     app = measure(args, ROOT / "streamlit_app.py", link, False, static)
     if args.no_baseline or args.url:
         base = {"outcomes": [], "cpu_per_student": float("nan"), "peak_mib": float("nan"),
