@@ -1,5 +1,7 @@
 """Stochastic gradient descent, step for step as ``torch.optim.SGD`` computes it."""
 
+import numpy as np
+
 from .optimizer import Optimizer, _check
 
 
@@ -13,6 +15,7 @@ class SGD(Optimizer):
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
                     "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize}
         super().__init__(params, defaults)
+        self._scratch = {}  # parameter -> its lr * grad buffer (Tensors hash by identity)
 
     def _check(self, group):
         super()._check(group)
@@ -36,4 +39,12 @@ class SGD(Optimizer):
                 buf += grad if group["dampening"] == 0 else (1 - group["dampening"]) * grad
             grad = grad + momentum * buf if group["nesterov"] else buf
         data = p.data
-        data -= group["lr"] * grad
+        data -= self._scaled(p, grad, group["lr"])
+
+    def _scaled(self, p, grad, lr):
+        """``lr * grad`` in a buffer kept per parameter (not part of the state_dict): no fresh
+        megabyte-sized array, and none of the page faults that come with it, at every step."""
+        scratch = self._scratch.get(p)
+        if scratch is None or scratch.shape != grad.shape or scratch.dtype != grad.dtype:
+            scratch = self._scratch[p] = np.empty_like(grad)
+        return np.multiply(grad, lr, out=scratch)

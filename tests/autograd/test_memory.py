@@ -160,3 +160,19 @@ def test_a_students_tensor_subclass_flows_through_the_graph_like_a_tensor():
     (h * w).sum().backward()
     np.testing.assert_array_equal(w.grad.data, 6.0 * w.data)
     assert h.parents[0] is w
+
+
+def test_an_sgd_step_makes_no_parameter_sized_temporary():
+    w = ag.tensor(np.ones((256, 256)), requires_grad=True)
+    (w * 2.0).sum().backward()
+    opt = ag.optim.SGD([w], lr=0.1)
+    opt.step()  # the first step makes the buffer it then reuses
+    gc.collect()
+    tracemalloc.start()
+    try:
+        opt.step()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < w.data.nbytes / 4
+    np.testing.assert_allclose(w.data, 1.0 - 2 * 0.2)
