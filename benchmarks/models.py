@@ -15,8 +15,9 @@ through ``state_dict``):
   causal MultiheadAttention, LayerNorm, GELU MLP, residuals, LayerNorm, Linear head) on a text
   made here, batch 16 x 32 characters, width 64, 4 heads, cross-entropy, SGD with momentum and
   clip_grad_norm_; target <= 2x PyTorch.
-- accuracy: the digits CNN (ours) trained for 15 epochs (AdamW, cosine schedule) on 80 % of the
-  digits, tested on the other 20 %; target >= 95 %.
+- accuracy: the digits CNN (ours) trained for 20 epochs in batches of 64 (AdamW, cosine
+  schedule) on 80 % of the digits, tested on the other 20 %; target >= 95 % (seeds 0-2 give
+  97-99 %).
 
 A step is zero_grad, forward, loss, backward, (clipping,) optimizer step. Repeats run
 interleaved (ours, PyTorch, ours, ...) with the garbage collector on, as in a user's program;
@@ -224,7 +225,7 @@ def bench_steps(names, settings):
     return rows
 
 
-def train_digits(epochs=15, batch=32, seed=0):
+def train_digits(epochs=20, batch=64, seed=0):
     """Our digits CNN trained with AdamW and a cosine schedule; its test accuracy."""
     x_train, y_train, x_test, y_test = digits()
     ag.manual_seed(seed)
@@ -286,7 +287,7 @@ def main(argv=None):
     rows = bench_steps(chosen, settings)
     if "accuracy" in chosen:
         accuracy = train_digits()
-        rows.append(["digits CNN test accuracy (ours, 15 epochs)", f"{accuracy:.1%}", "", "",
+        rows.append(["digits CNN test accuracy (ours, 20 epochs)", f"{accuracy:.1%}", "", "",
                      f"≥ {ACCURACY_TARGET:.0%}",
                      "PASS" if accuracy >= ACCURACY_TARGET else "MISS", ""])
     print_table(["benchmark", "ours ms", "PyTorch ms", "vs PyTorch", "target", "result",

@@ -9,10 +9,11 @@ from ..tensor import Tensor
 from .module import Module
 
 
-def _normalized(x, axes, eps):
-    """(x - mean) / sqrt(var + eps) over ``axes``, with the biased variance."""
-    centred = x - x.mean(axis=axes, keepdims=True)
-    return centred * (x.var(axis=axes, keepdims=True, correction=0) + eps).rsqrt()
+def _moments(x, axes):
+    """The mean over ``axes``, x minus it, and the biased variance (the mean square of that)."""
+    mean = x.mean(axis=axes, keepdims=True)
+    centred = x - mean
+    return mean, centred, (centred * centred).mean(axis=axes, keepdims=True)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -25,7 +26,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             f"layer_norm: normalized_shape {shape} must match the last {len(shape)} axes of the "
             f"input, whose shape is {input.shape}; pass normalized_shape={input.shape[-1:]} to "
             "normalise over the last axis")
-    out = _normalized(input, tuple(range(-len(shape), 0)), eps)
+    _, centred, var = _moments(input, tuple(range(-len(shape), 0)))
+    out = centred * (var + eps).rsqrt()
     if weight is not None:
         out = out * weight
     if bias is not None:
@@ -61,8 +63,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 f"batch_norm: expected more than 1 value per channel when training, got input of "
                 f"shape {input.shape}; use a batch of at least 2 samples, or call .eval() to use "
                 "the running statistics")
-        mean = input.mean(axis=axes, keepdims=True)
-        var = input.var(axis=axes, keepdims=True, correction=0)
+        mean, centred, var = _moments(input, axes)
         with no_grad():
             if running_mean is not None:
                 running_mean.data[...] = ((1 - momentum) * running_mean.data
@@ -77,10 +78,13 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                              "statistics")
         mean = _data(running_mean).reshape(column).astype(input.dtype, copy=False)
         var = _data(running_var).reshape(column).astype(input.dtype, copy=False)
+        centred = input - mean
+    # The per-channel factors multiply first, so the full-size tensor sees one product and
+    # one sum: centred * (weight / sqrt(var + eps)) + bias.
     scale = (var + eps).rsqrt() if training else 1 / np.sqrt(var + eps)
-    out = (input - mean) * scale
     if weight is not None:
-        out = out * weight.reshape(column)
+        scale = scale * weight.reshape(column)
+    out = centred * scale
     if bias is not None:
         out = out + bias.reshape(column)
     return out
