@@ -242,8 +242,8 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
             uses[child] = count
             if count == 0:
                 ready.append(child)
-        if not retain_graph and fn._saved:
-            fn._free_saved()  # Functions that saved nothing can run again
+        if not retain_graph and fn._saved:  # Function._free_saved, inline; saved-nothing reruns
+            fn._saved = fn._s0 = fn._s1 = fn._s_more = None
     return grads, captured
 
 
