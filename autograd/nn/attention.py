@@ -123,6 +123,7 @@ class MultiheadAttention(Module):
             raise ValueError("MultiheadAttention: is_causal=True is only a hint, as in "
                              "PyTorch; pass the causal mask itself as attn_mask, e.g. "
                              "attn_mask=ag.ones(L, L).triu(1).bool()")
+        self_attention = query is key and key is value  # one packed projection, as PyTorch
         batched = query.ndim == 3
         if query.ndim not in (2, 3) or key.ndim != query.ndim or value.ndim != query.ndim:
             raise ValueError(f"MultiheadAttention: query, key and value must all be 3-D "
@@ -136,7 +137,7 @@ class MultiheadAttention(Module):
         if embed != self.embed_dim:
             raise ValueError(f"MultiheadAttention: the query's last axis has {embed} features, "
                              f"but embed_dim is {self.embed_dim}")
-        q, k, v = self._project(query, key, value)
+        q, k, v = self._project(query, key, value, self_attention)
         heads = self.num_heads
         q, k, v = (t.reshape(batch, t.shape[1], heads, self.head_dim).transpose(1, 2)
                    for t in (q, k, v))
@@ -154,14 +155,14 @@ class MultiheadAttention(Module):
             return out[0], None if weights is None else weights[0]
         return (out if self.batch_first else out.transpose(0, 1)), weights
 
-    def _project(self, query, key, value):
+    def _project(self, query, key, value, self_attention):
         """The projected queries, keys and values: one matrix product when all three are the
         same tensor (self-attention), as PyTorch packs them."""
         b = self.in_proj_bias
         e = self.embed_dim
         if self._qkv_same_embed_dim:
             w = self.in_proj_weight
-            if query is key and key is value:
+            if self_attention:
                 return linear(query, w, b).split(e, -1)
             ws = w.split(e, 0)
         else:

@@ -312,13 +312,16 @@ def _check_module(container, position, module):
 
 
 class Sequential(Module):
-    """Runs its modules one after another; they are named "0", "1", … as in PyTorch."""
+    """Runs its modules one after another; they are named "0", "1", … as in PyTorch, or by the
+    keys of one dict passed instead (``Sequential(OrderedDict(conv=..., act=...))``)."""
 
     def __init__(self, *modules):
         super().__init__()
-        for position, module in enumerate(modules):
-            _check_module("Sequential", f"argument {position}", module)
-            self._modules[str(position)] = module
+        named = (modules[0].items() if len(modules) == 1 and isinstance(modules[0], dict)
+                 else ((str(position), module) for position, module in enumerate(modules)))
+        for name, module in named:
+            _check_module("Sequential", f"argument {name}", module)
+            self._modules[name] = module
 
     def forward(self, x):
         for module in self._modules.values():

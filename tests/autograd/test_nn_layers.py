@@ -561,3 +561,15 @@ def test_softmax_module_without_dim_picks_pytorchs_implicit_axis():
         with pytest.warns(UserWarning):
             ref = torch.nn.Softmax()(torch.from_numpy(x))
         np.testing.assert_allclose(nn.Softmax()(ag.tensor(x)).data, ref.numpy(), atol=1e-15)
+
+
+def test_sequential_takes_named_modules_from_a_dict_as_torch():
+    from collections import OrderedDict
+
+    def build(lib):
+        return lib.nn.Sequential(OrderedDict([("conv", lib.nn.Conv2d(1, 2, 3)),
+                                              ("act", lib.nn.ReLU())]))
+
+    assert list(build(ag).state_dict()) == list(build(torch).state_dict()) == ["conv.weight",
+                                                                               "conv.bias"]
+    assert isinstance(build(ag)[1], nn.ReLU)
