@@ -573,3 +573,31 @@ def test_sequential_takes_named_modules_from_a_dict_as_torch():
     assert list(build(ag).state_dict()) == list(build(torch).state_dict()) == ["conv.weight",
                                                                                "conv.bias"]
     assert isinstance(build(ag)[1], nn.ReLU)
+
+
+FORWARD_MODE = {
+    "layer_norm": (lambda lib, x, w: lib.nn.functional.layer_norm(x, (4,), w), (3, 4), (4,)),
+    "batch_norm": (lambda lib, x, w: lib.nn.functional.batch_norm(x, None, None, w,
+                                                                  training=True), (5, 4), (4,)),
+    "attention": (lambda lib, q, k: lib.nn.functional.scaled_dot_product_attention(
+        q, k, k, is_causal=True), (2, 3, 4), (2, 3, 4)),
+    "bce_with_logits": (lambda lib, x, t: lib.nn.functional.binary_cross_entropy_with_logits(
+        x, t.sigmoid()), (3, 4), (3, 4)),
+    "huber_loss": (lambda lib, x, t: lib.nn.functional.huber_loss(x, t * 2), (3, 4), (3, 4)),
+}
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch.func's own jit notice
+@pytest.mark.parametrize("name", list(FORWARD_MODE))
+def test_forward_mode_through_layers_and_losses_matches_torch_func_jvp(name):
+    fn, *shapes = FORWARD_MODE[name]
+    rng = np.random.default_rng(12)
+    primals = [rng.standard_normal(s) for s in shapes]
+    tangents = [rng.standard_normal(s) for s in shapes]
+    value, tangent = ag.func.jvp(lambda *a: fn(ag, *a), tuple(ag.tensor(p) for p in primals),
+                                 tuple(ag.tensor(t) for t in tangents))
+    ref_value, ref_tangent = torch.func.jvp(lambda *a: fn(torch, *a),
+                                            tuple(torch.from_numpy(p) for p in primals),
+                                            tuple(torch.from_numpy(t) for t in tangents))
+    np.testing.assert_allclose(value.data, ref_value.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(tangent.data, ref_tangent.numpy(), rtol=1e-9, atol=1e-12)
