@@ -117,8 +117,8 @@ class Optimizer:
     # --- state_dict ------------------------------------------------------------------------------
     def state_dict(self):
         """PyTorch's layout: ``{"state": {index: {...}}, "param_groups": [{settings...,
-        "params": [indices]}]}``, parameters numbered in group order; buffers are Tensors that
-        share memory with the optimizer's."""
+        "params": [indices]}]}``, parameters numbered in group order; buffers are copied into
+        Tensors, so the dict keeps this moment's state (``nn.save`` writes it to .npz)."""
         index = {id(p): i for i, p in enumerate(self.params)}
         state = {index[id(p)]: {key: Tensor(value) if isinstance(value, np.ndarray) else value
                                 for key, value in values.items()}
