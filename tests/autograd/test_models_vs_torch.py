@@ -9,7 +9,6 @@ import pytest
 import autograd as ag
 
 torch = pytest.importorskip("torch")
-sklearn_datasets = pytest.importorskip("sklearn.datasets")
 pytestmark = pytest.mark.torch
 
 STEPS = 20
@@ -114,7 +113,8 @@ def train_side_by_side(ours, theirs, optimizers, batches, schedulers=(None, None
 
 @pytest.fixture(scope="module")
 def digits():
-    data = sklearn_datasets.load_digits()
+    """scikit-learn's bundled 8x8 digits (imported here: it takes a second)."""
+    data = pytest.importorskip("sklearn.datasets").load_digits()
     return data.images / 16.0, data.target
 
 
