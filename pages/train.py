@@ -20,7 +20,8 @@ st.caption("A small network learns a 2-D data set on this project's engine, as i
            "Pause at any step and open one sample's computation graph with the real weights.")
 
 controls = st.container(horizontal=True, vertical_alignment="bottom")
-controls.button("Pause" if running else "Start", key=keys.TRAIN_PLAY, on_click=training.toggle,
+controls.button("Pause" if running else "Start", key=keys.TRAIN_PLAY,
+                on_click=training.set_running, args=(not running,),
                 icon=":material/pause:" if running else ":material/play_arrow:", type="primary",
                 disabled=trainer.diverged)
 controls.button("Step", key=keys.TRAIN_STEP, on_click=training.step_once, disabled=running,

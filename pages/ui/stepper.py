@@ -160,7 +160,8 @@ def _controls(k: int, count: int) -> None:
     playing = st.session_state[keys.STEP_PLAYING]
     row.button("Pause" if playing else "Play", key=keys.STEP_BUTTON + "play",
                icon=":material/pause:" if playing else ":material/play_arrow:",
-               on_click=_toggle_play, args=(k, count), type="primary", disabled=count == 0,
+               on_click=_set_playing, args=(not playing, k, count), type="primary",
+               disabled=count == 0,
                help="Advance one step a second, to the end.")
     if count:
         st.session_state[keys.STEP_SLIDER] = k
@@ -169,8 +170,8 @@ def _controls(k: int, count: int) -> None:
         row.caption("Nothing to step through: the graph has no operation on the way.")
 
 
-def _toggle_play(k: int, count: int) -> None:
-    playing = not st.session_state[keys.STEP_PLAYING]
+def _set_playing(playing: bool, k: int, count: int) -> None:
+    """Play or Pause as the button said when drawn, so a late click never undoes the last."""
     if playing and k >= count:
         go(0)
     st.session_state[keys.STEP_PLAYING] = playing

@@ -100,8 +100,10 @@ def change(**fields) -> None:
 # --- controls (widget callbacks) ----------------------------------------------------------------
 
 
-def toggle() -> None:
-    st.session_state[keys.TRAIN_RUNNING] = not running() and not trainer().diverged
+def set_running(wanted: bool) -> None:
+    """Start or Pause, as the button said when it was drawn: a click that arrives late (the
+    page was busy redrawing) can never undo the one before it, as a toggle would."""
+    st.session_state[keys.TRAIN_RUNNING] = wanted and not trainer().diverged
 
 
 def copy_speed() -> None:

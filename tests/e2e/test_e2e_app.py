@@ -74,6 +74,8 @@ def test_screenshots_of_every_page(page, app_url, artifacts_dir):
     open_page(page, "Graph")
     wait_for_app(page)
     expect(page).to_have_url(re.compile(r"/graph\?(.*&)?graph="))  # survives the switch
+    expect(page.get_by_test_id("stDownloadButton")).to_have_count(4)
+    page.get_by_role("button", name="Make SVG").click()  # laid out only when asked for
     expect(page.get_by_test_id("stDownloadButton")).to_have_count(5)
     for label in ("DOT", "SVG", "JSON", "Expression", "PyTorch"):
         expect(page.get_by_test_id("stDownloadButton").filter(has_text=label)).to_be_visible()
