@@ -1,13 +1,16 @@
-"""Every size limit of the playground, in one place.
+"""Every size and time limit of the playground, in one place.
 
 The app serves many people from one process, and everything it reads (typed text, pasted JSON,
 share links) comes from strangers. These bounds keep one request from taking the memory or the
-time of everybody else; each error that enforces one quotes the limit.
+time of everybody else. Each is checked before the work it bounds starts (sizes as text is read,
+a graph's cost from its shapes: playground.budget), and each error that enforces one quotes it.
+The README's "Limits" table lists them all with what a student sees (a test keeps them in step).
 """
 
 # Expression text (playground.expr).
 MAX_TEXT_CHARS = 50_000
-"""Characters in one program; a 500-node graph written out is about 10,000."""
+"""Characters in one program or one typed value (the text boxes stop there too); a 500-node graph
+written out is about 10,000."""
 MAX_BRACKET_DEPTH = 40
 """Nesting of ( [ { in the raw text, checked before Python's parser sees it."""
 MAX_EXPR_DEPTH = 100
@@ -25,9 +28,11 @@ MAX_NAME_CHARS = 64
 MAX_NDIM = 8
 """Dimensions of a tensor given as a value, a shape or an axis."""
 MAX_ELEMENTS = 1_000_000
-"""Elements in one tensor: a literal, a generator or a shape attribute."""
-MAX_TOTAL_ELEMENTS = 5_000_000
-"""Elements in all leaves of one graph together."""
+"""Elements in one tensor: a literal, a generator, a shape attribute or an op's result (worked out
+from the shapes before it is computed)."""
+MAX_TOTAL_ELEMENTS = 4_000_000
+"""Elements in all leaves of one graph together, checked as a graph is read, before any value is
+made (the bound on all its tensors, MAX_GRAPH_ELEMENTS, follows when it is evaluated)."""
 
 # The cost of evaluating a graph (playground.budget), worked out from shapes before any work.
 MAX_GRAPH_ELEMENTS = 4_000_000
@@ -37,21 +42,24 @@ MAX_WORK = 20_000_000
 """Work units of one forward pass: about one per element an op computes, plus 1,000 per op and a
 matrix product's multiply-adds / 16 (backward costs about twice as much again)."""
 MAX_SECONDS = 10.0
-"""Wall-clock seconds one evaluation, check or drawing may take, whatever the estimate said."""
+"""Wall-clock seconds one evaluation or finite-difference check may take, whatever the estimate
+said (checked between steps; the budgets above keep honest graphs far below it)."""
 MAX_SEED = 2**53 - 1
 """Largest seed of a random generator: the largest whole number a browser's number box (and
 JavaScript's JSON) holds exactly."""
 
 # Documents and links (playground.spec, playground.share).
 MAX_JSON_CHARS = 4_000_000
-"""Characters in one JSON document, and bytes a share link may decompress to."""
+"""Characters in one JSON document (an imported file's bytes too), and bytes a share link may
+decompress to."""
 MAX_SHARE_CHARS = 32_000
 """Characters in one share-link string: a 2,000-node graph with short names takes about 20,000
 (browsers and this app's nginx recipe accept addresses of 64 KB)."""
 
 # Finite differences (playground.checks).
 FD_MAX_ELEMENTS = 2_000
-"""Input elements the gradient check perturbs, two forward passes each."""
+"""Input elements a graph may have for the gradient check, which perturbs each (two forward
+passes each; MAX_CHECK_WORK may make it compare fewer)."""
 SWEEP_MAX_ELEMENTS = 64
 """Input elements the epsilon sweep samples (evenly spaced), at each of its ten epsilons."""
 MAX_CHECK_WORK = 50_000_000
@@ -60,7 +68,7 @@ that would need more compares fewer elements, evenly spaced, and says so."""
 
 # Editing (playground.edits).
 MAX_HISTORY = 100
-"""Undo steps kept per history."""
+"""Undo steps kept per session; an older step is forgotten, without a message."""
 
 # The server (pages/ui/cached.py and the Graph page).
 CACHE_BYTES = 320 * 2**20
