@@ -120,6 +120,18 @@ class Tensor:
     def __bool__(self):
         return bool(self.data)
 
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.data.dtype.kind not in "iub":
+            raise TypeError(f"only integer tensors can be used as an index, this one has dtype "
+                            f"{self.dtype}")
+        return int(self.item())
+
     __hash__ = object.__hash__
 
     def __repr__(self):

@@ -245,3 +245,12 @@ def test_pytorch_keywords_dim_and_keepdim_give_the_same_reductions():
 def test_flatten_merges_the_axes_from_start_dim_to_end_dim(start, end):
     x, tx = both(np.arange(24.0).reshape(2, 3, 4))
     assert_same(x.flatten(start, end), tx.flatten(start, end))
+
+
+def test_a_one_element_tensor_converts_to_a_python_number_as_in_torch():
+    x, tx = both([2.5])
+    assert float(x) == float(tx) == 2.5
+    assert int(x) == int(tx) == 2
+    assert [10, 20, 30][ag.tensor(1, dtype=np.int64)] == 20
+    with pytest.raises(ValueError, match="exactly one element"):
+        float(ag.tensor([1.0, 2.0]))
