@@ -113,6 +113,19 @@ def options_from_query(query: Mapping[str, str | None]) -> tuple[Options, list[s
     return options, ignored
 
 
+def changed(options: Options, field: str, value: object) -> Options:
+    """``options`` with ``field`` set to ``value`` when it is one of the field's allowed values
+    (those a link may give); otherwise, as from a forged request, ``options`` unchanged."""
+    allowed = {
+        "show": value in SHOW_LABELS,
+        "rankdir": value in RANKDIR_LABELS,
+        "font_size": isinstance(value, int) and not isinstance(value, bool)
+        and FONT_SIZES[0] <= value <= FONT_SIZES[1],
+        "compact": isinstance(value, bool),
+    }
+    return replace(options, **{field: value}) if allowed.get(field) else options
+
+
 def _echo(value: object) -> str:
     """A refused parameter as the message quotes it: its repr, cut to ECHO_CHARS characters."""
     text = repr(value)

@@ -137,4 +137,6 @@ def _choose_output() -> None:
 
 
 def _copy_option(widget_key: str, field: str) -> None:
-    state.set_options(**{field: st.session_state[widget_key]})
+    """The widget's value into the options, if it is an allowed one (`view.changed`)."""
+    st.session_state[keys.OPTIONS] = view.changed(state.options(), field,
+                                                  st.session_state.get(widget_key))

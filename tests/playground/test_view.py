@@ -128,3 +128,19 @@ def test_query_updates_touch_only_what_differs():
     assert updates == {"dir": "TB"}
     assert sorted(removals) == ["font", "show"]  # never someone else's parameter
     assert view.query_updates(wanted, wanted) == ({}, [])
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("show", "evil"), ("show", None), ("rankdir", "sideways"), ("font_size", 1000),
+    ("font_size", 9), ("font_size", True), ("font_size", 20.5), ("compact", "1"),
+    ("compact", None), ("zoom", 3),
+])
+def test_a_forged_option_value_leaves_the_options_as_they_were(field, value):
+    assert view.changed(Options(), field, value) == Options()
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("show", "grad"), ("rankdir", "TB"), ("font_size", 40), ("font_size", 10), ("compact", True),
+])
+def test_an_allowed_option_value_is_taken(field, value):
+    assert getattr(view.changed(Options(), field, value), field) == value
