@@ -79,5 +79,9 @@ MAX_LAYOUT_NODES = 1_000
 MAX_DRAWN_SHAPES = 300
 """Shapes of a drawing the server lays out for the page itself (a fifth of a second, a few
 hundred kB sent at each rerun); a bigger drawing is laid out by the student's browser."""
+MAX_DRAWN_SECONDS = 1.0
+"""Seconds the server's Graphviz may take to lay out the page's drawing; a drawing that takes
+longer is laid out by the student's browser."""
 MAX_LAYOUT_SECONDS = 5.0
-"""Seconds the server's Graphviz may take to lay out one SVG file."""
+"""Seconds the server's Graphviz may take to lay out one SVG file (asked for on the Graph
+page)."""

@@ -70,7 +70,8 @@ def show(layouts: list[tuple[str, str]], selected: str | None = None,
     Graphviz could not lay out (no `dot` program here), is laid out by the browser instead:
     the last layout, without zoom or theme colours."""
     small = all(render.shape_count(dot) <= limits.MAX_DRAWN_SHAPES for _, dot in layouts)
-    svgs = [cached.svg(dot)[0] for _, dot in layouts] if small else [None]
+    svgs = ([cached.svg(dot, limits.MAX_DRAWN_SECONDS)[0] for _, dot in layouts] if small
+            else [None])
     if None in svgs:
         st.html(FALLBACK_STYLE)
         st.graphviz_chart(layouts[-1][1], alt=ALT)

@@ -120,3 +120,22 @@ def test_the_documented_sum_of_100_terms_is_accepted_and_101_terms_refused():
     (error,) = errors_of(at)
     assert f"nested more than {limits.MAX_EXPR_DEPTH} levels deep" in error
     assert spec_of(at).effective_output == "b"
+
+
+def test_the_servers_layout_is_bounded_in_passes_and_in_time(monkeypatch):
+    """`a + a + ... + a` (100 terms, a legal graph) took Graphviz more than 20 s to lay out: a
+    node feeding a hundred others. The server's layout caps Graphviz's passes and the page's
+    drawing waits at most MAX_DRAWN_SECONDS before the browser lays it out instead."""
+    seen = []
+
+    def to_svg(dot, timeout):
+        seen.append((dot, timeout))
+        return None  # as if Graphviz gave up: the browser draws it
+
+    monkeypatch.setattr("playground.render.to_svg", to_svg)
+    at = start()
+    _apply(at, "fan = 1.0\nout = " + " + ".join(["fan"] * 100) + "\n")  # a graph no test drew
+    assert not errors_of(at) and not at.exception
+    assert seen and all("nslimit=5, nslimit1=5" in dot for dot, _ in seen)
+    assert {timeout for _, timeout in seen} == {limits.MAX_DRAWN_SECONDS}
+    assert at.get("graphviz_chart"), "the browser lays out what the server did not"
