@@ -538,7 +538,7 @@ def browser_visit(url: str, link: str, number: int) -> None:
             page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
             page.get_by_role("heading", name=title, level=1).wait_for()
             settled(page)
-        page.get_by_role("slider").first.focus()
+        page.get_by_test_id("stMain").get_by_role("slider").first.focus()  # epsilon
         page.keyboard.press("ArrowRight")
         settled(page)
         page.get_by_test_id("stSidebarNav").get_by_role("link", name="Build").click()
