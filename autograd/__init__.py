@@ -11,6 +11,7 @@
 import numpy as np
 
 from . import forward_ad, func, functional, nn, optim, viz
+from .backward_api import backward
 from .creation import (
     arange,
     eye,
@@ -24,7 +25,6 @@ from .creation import (
     zeros,
     zeros_like,
 )
-from .backward_api import backward
 from .engine import grad, record_backward
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad

@@ -676,6 +676,9 @@ def main(argv=None):
     parser.add_argument("--gc-freeze", action="store_true",
                         help="freeze the objects alive before timing out of the garbage "
                              "collector's sight and collect before each call (the old mode)")
+    parser.add_argument("--engine-only", action="store_true",
+                        help="skip the course workloads (benchmarks/conv.py and models.py: "
+                             "conv2d, max_pool2d, the digits CNN and transformer steps)")
     parser.add_argument("--profile", action="store_true",
                         help="instead of timing, profile our engine on the chosen benchmarks")
     args = parser.parse_args(argv)
@@ -701,6 +704,14 @@ def main(argv=None):
     print_table(["benchmark", "unit", "ours", "PyTorch", "NumPy", "vs PyTorch", "vs NumPy",
                  "target", "result", "spread"], [row.cells() for row in rows])
     print("\n" + NOTES.format(gc_mode=gc_mode, spread=SPREAD_LIMIT))
+    if not (args.engine_only or args.only):
+        import conv
+        import models
+
+        course = ["--quick"] if args.quick else []
+        print("\n# The course workloads (convolution, pooling, a CNN and a transformer step)\n")
+        conv.main(course + ["--threads", str(args.threads)])
+        models.main(course + ["--threads", str(args.threads)])
 
 
 if __name__ == "__main__":
