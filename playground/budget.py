@@ -33,6 +33,7 @@ from . import limits
 from .errors import SpecError
 from .registry import conv as _conv
 from .registry import indexing as _indexing
+from .registry import layers as _layers
 from .registry import linalg as _linalg
 from .registry import reduce as _reduce
 from .registry import shape as _shape
@@ -191,7 +192,9 @@ RULES: Mapping[str, Rule] = {
     **dict.fromkeys(_ELEMENTWISE, _same),
     **dict.fromkeys(_BROADCASTING, _broadcast),
     **dict.fromkeys(("sum", "mean", "max", "min"), _reduced),
-    **dict.fromkeys(("mse_loss", "cross_entropy", "binary_cross_entropy"), _scalar),
+    **dict.fromkeys(("mse_loss", "cross_entropy", "binary_cross_entropy", "l1_loss",
+                     "huber_loss", "smooth_l1_loss", "binary_cross_entropy_with_logits",
+                     "nll_loss", "kl_div"), _scalar),
     "matmul": _matmul,
     "linear": _linear,
     "logsumexp": _logsumexp,
@@ -205,7 +208,7 @@ RULES: Mapping[str, Rule] = {
     "stack": _stack,
     "concatenate": _concatenate,
     **_indexing.SHAPE_RULES, **_linalg.SHAPE_RULES, **_reduce.SHAPE_RULES, **_shape.SHAPE_RULES,
-    **_conv.SHAPE_RULES,
+    **_conv.SHAPE_RULES, **_layers.SHAPE_RULES,
 }
 """Op name -> its shape rule. Every op of ``playground.registry`` has one (a test checks it, and
 that each rule agrees with the engine on the registry's test cases)."""
@@ -260,6 +263,9 @@ def _work(node, operand_shapes: list[Shape], out: Shape) -> int:
         kernel = node.attrs["kernel_size"]
         kernel = kernel if isinstance(kernel, tuple) else (kernel,)
         work += math.prod(out) * math.prod(kernel * 2 if len(kernel) == 1 else kernel)
+    elif node.op == "scaled_dot_product_attention":  # scores (..., L, S), two products
+        scores = math.prod(out[:-1]) * operand_shapes[1][-2]
+        work += scores * 4 + scores * (operand_shapes[0][-1] + out[-1]) // MACS_PER_UNIT
     elif node.op == "adaptive_avg_pool2d":  # two products with (out, in) averaging matrices
         height, width = operand_shapes[0][-2:]
         work += math.prod(out[:-1]) * (height + out[-1]) * width // MACS_PER_UNIT

@@ -14,14 +14,25 @@ import difflib
 from collections.abc import Mapping
 
 from ..errors import SpecError
-from . import activations, arithmetic, conv, elementwise, indexing, linalg, losses, reduce, shape
+from . import (
+    activations,
+    arithmetic,
+    conv,
+    elementwise,
+    indexing,
+    layers,
+    linalg,
+    losses,
+    reduce,
+    shape,
+)
 from .attrs import ATTR_TYPES, canonical_attrs
 from .entry import Attr, OpInfo
 
 OPS: Mapping[str, OpInfo] = {
     info.name: info
     for family in (arithmetic, linalg, elementwise, activations, reduce, shape, indexing, conv,
-                   losses)
+                   layers, losses)
     for info in family.ENTRIES
 }
 """Op name -> OpInfo, in a teaching order (arithmetic, matrices, activations, reductions, shapes,

@@ -283,6 +283,9 @@ CHOSEN = {"A", "B", "v", "S", "K4", "cols"}
 """The nodes an op is added on (t and I are constants that only index, mask or shift)."""
 NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: operand choices
     "cross_entropy": {keys.add_operand(2, 1): "t"},  # class indices, not a matrix
+    "nll_loss": {keys.add_operand(2, 1): "t"},
+    "scaled_dot_product_attention": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "B",
+                                     keys.add_operand(3, 2): "B"},  # (L, E), (S, E), (S, Ev)
     "prelu": {keys.add_operand(2, 1): "t"},  # a weight per channel: 1-D
     "linear": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "B",
                keys.add_operand(3, 2): "t"},  # x, W, and a bias b of W's rows

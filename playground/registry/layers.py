@@ -1,0 +1,97 @@
+"""Registry entries: normalisation and attention layers as functions (``torch.nn.functional``'s
+names), composed of the engine's ops, so each of their steps has its own gradient node."""
+
+import numpy as np
+
+from autograd.nn import functional as F
+
+from .. import torch_code
+from .entry import Attr, OpInfo
+
+EPS = Attr("eps", "float", 1e-5)
+
+
+def _batch_norm(x, eps=1e-5):
+    """F.batch_norm in training mode, without running statistics, weight or bias."""
+    return F.batch_norm(x, None, None, training=True, eps=eps)
+
+
+def _attention(shapes, attrs):
+    query, key, value = shapes
+    if len(query) < 2 or len(key) < 2 or len(value) < 2:
+        raise ValueError("scaled_dot_product_attention needs operands of at least 2 axes")
+    if query[-1] != key[-1] or key[-2] != value[-2]:
+        raise ValueError("scaled_dot_product_attention: query, key and value do not fit")
+    batch = np.broadcast_shapes(query[:-2], key[:-2], value[:-2])
+    return tuple(batch) + (query[-2], value[-1])
+
+
+def _layer_norm_shape(shapes, attrs):
+    shape = tuple(attrs["normalized_shape"])
+    if len(shape) > len(shapes[0]) or tuple(shapes[0][len(shapes[0]) - len(shape):]) != shape:
+        raise ValueError("layer_norm: normalized_shape must match the input's last axes")
+    return shapes[0]
+
+
+def _batch_norm_shape(shapes, attrs):
+    (shape,) = shapes
+    if len(shape) < 2:
+        raise ValueError("batch_norm: input must have shape (N, C, ...)")
+    count = 1
+    for i, n in enumerate(shape):
+        count *= 1 if i == 1 else n
+    if count <= 1:
+        raise ValueError("batch_norm: expected more than 1 value per channel when training")
+    return shape
+
+
+ENTRIES = (
+    OpInfo(
+        "layer_norm", 1, (Attr("normalized_shape", "shape", None, required=True,
+                               suggested=(2,)), EPS),
+        "Each sample normalised over its last axes (normalized_shape) to mean 0, variance 1.",
+        r"\bar{x} = \frac{1}{\sigma}\bigl(\bar{y} - \operatorname{mean}(\bar{y}) - \hat{x}\, "
+        r"\operatorname{mean}(\bar{y}\,\hat{x})\bigr)",
+        F.layer_norm, "layer_norm(x, normalized_shape=(2,))",
+        torch_code.call("F.layer_norm", normalized_shape="normalized_shape", eps="eps"),
+        sentence=(
+            "Shifting or scaling a sample's features leaves the output unchanged, so the gradient "
+            "loses its mean and its part along the normalised x."
+        ),
+    ),
+    OpInfo(
+        "batch_norm", 1, (EPS,),
+        "Each channel (axis 1) normalised over the batch with the batch's own mean and variance.",
+        r"\bar{x} = \frac{1}{\sigma}\bigl(\bar{y} - \operatorname{mean}_{\text{batch}}(\bar{y}) "
+        r"- \hat{x}\, \operatorname{mean}_{\text{batch}}(\bar{y}\,\hat{x})\bigr)",
+        _batch_norm, "batch_norm(x)",
+        torch_code.code(lambda x, a, n: f"F.batch_norm({x[0]}, None, None, training=True, "
+                                        f"eps={a['eps']!r})", "F"),
+        sentence=(
+            "Every sample moves the batch's mean and variance, so each channel's input gradient "
+            "sums to zero over the batch."
+        ),
+    ),
+    OpInfo(
+        "scaled_dot_product_attention", 3,
+        (Attr("is_causal", "bool", False), Attr("scale", "optional_float", None)),
+        "Attention: softmax(Q K^T / sqrt(d)) V, each query's mean of the values weighted by keys.",
+        r"\bar{V} = P^{\top} \bar{Y},\quad \bar{Q} = s\, \bar{S} K,\quad "
+        r"\bar{K} = s\, \bar{S}^{\top} Q",
+        F.scaled_dot_product_attention, "scaled_dot_product_attention(a, b, c)",
+        torch_code.call("F.scaled_dot_product_attention", is_causal="is_causal", scale="scale"),
+        sentence=(
+            "Each value gets the gradient weighted by its attention; queries and keys get the "
+            "scores' gradient S-bar, through the softmax P."
+        ),
+        symbols=("Q", "K", "V"),
+    ),
+)
+
+SHAPE_RULES = {
+    "layer_norm": _layer_norm_shape,
+    "batch_norm": _batch_norm_shape,
+    "scaled_dot_product_attention": _attention,
+}
+"""Output shapes of this module's ops, for playground.budget: the engine's own checks, without
+computing anything."""
