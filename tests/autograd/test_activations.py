@@ -358,3 +358,15 @@ def test_activations_are_functions_and_prelu_and_the_math_functions_are_also_met
                  "log10", "exp2", "log1p", "expm1", "rsqrt", "reciprocal", "lerp", "atan2",
                  "floor", "ceil", "trunc", "clone"):
         assert getattr(ag.Tensor, name) is getattr(ag, name), name
+
+
+def test_float32_erf_is_within_half_an_ulp_of_the_exact_value():
+    import math
+
+    from autograd.ops.elementwise import erf_array
+
+    x = np.linspace(-6.0, 6.0, 20001).astype(np.float32)
+    exact = np.array([math.erf(v) for v in x.astype(np.float64)])
+    ours = erf_array(x)
+    assert ours.dtype == np.float32
+    assert np.max(np.abs(ours.astype(np.float64) - exact)) < 1.2e-7
