@@ -196,6 +196,34 @@ _SOURCES = (
         L = sum(pooled)
         """,
     ),
+    (
+        "attention",
+        "One head of attention on three tokens",
+        "Each row of out is a mean of V's rows weighted by softmax(Q Kᵀ/√2), so V's gradient is "
+        "those weights transposed times out's gradient (a token many queries attend to gets "
+        "much of it), while Q and K are reached only through the softmax.",
+        """
+        Q = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+        K = [[1.0, 0.5], [0.0, 1.0], [-1.0, 0.0]]
+        V = [[1.0, 2.0], [0.0, -1.0], [3.0, 0.5]]
+        out = scaled_dot_product_attention(Q, K, V)
+        target = const([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+        L = mse_loss(out, target)
+        """,
+    ),
+    (
+        "batch_norm",
+        "A batch-norm layer on a batch of four",
+        "Each column of x is normalised with the batch's own mean and variance, so moving one "
+        "sample moves every output of its column: x's gradient sums to zero down each column "
+        "(adding the same amount to a whole column changes nothing).",
+        """
+        x = [[1.0, 2.0, 0.5], [3.0, -1.0, 0.0], [0.5, 0.0, 2.0], [2.5, 1.0, -0.5]]
+        h = batch_norm(x)
+        target = const([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
+        L = mse_loss(h, target)
+        """,
+    ),
 )
 
 

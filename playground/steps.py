@@ -183,6 +183,8 @@ def _steps(spec, tensors, tape) -> tuple[BackwardStep, ...]:
                 continue
             slot = next((j for j, o in enumerate(spec[owner].operands)
                          if o == target and j not in slots), None)
+            if slot is None and owner in composite:  # a composite op reads an operand twice
+                slot = spec[owner].operands.index(target)
             if slot is None:
                 continue
             slots.add(slot)

@@ -148,6 +148,25 @@ def test_stable_softmax_gives_the_softmax_of_0_1_2_and_gradient_p_minus_onehot()
                                atol=1e-8)
 
 
+def test_attention_values_get_the_weights_transposed_times_the_outputs_gradient():
+    result = evaluate(get("attention").spec)
+    q, k = result.value("Q"), result.value("K")
+    scores = q @ k.T / np.sqrt(2)
+    weights = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(result.value("out"), weights @ result.value("V"), rtol=1e-12)
+    np.testing.assert_allclose(result.grad("V"), weights.T @ result.grad("out"), rtol=1e-12)
+    assert np.abs(result.grad("Q")).max() > 0 and np.abs(result.grad("K")).max() > 0
+
+
+def test_batch_norm_gradient_sums_to_zero_over_the_batch():
+    result = evaluate(get("batch_norm").spec)
+    assert result.value("x").shape == (4, 3)
+    np.testing.assert_allclose(result.value("h").mean(axis=0), 0, atol=1e-12)
+    grad = result.grad("x")
+    assert np.abs(grad).max() > 0.01
+    np.testing.assert_allclose(grad.sum(axis=0), 0, atol=1e-12)
+
+
 def test_stable_softmax_agrees_with_the_softmax_op():
     direct = evaluate(parse("z = [1000.0, 1001.0, 1002.0]\np = softmax(z)"))
     np.testing.assert_allclose(evaluate(get("softmax_stable").spec).value("p"),
@@ -175,7 +194,7 @@ def test_every_preset_round_trips_through_text_and_fits_a_short_link(preset):
 
 def test_presets_have_unique_keys_a_title_and_one_sentence():
     keys = [p.key for p in PRESETS]
-    assert len(keys) == len(set(keys)) == 12
+    assert len(keys) == len(set(keys)) == 14
     for preset in PRESETS:
         assert preset.title and preset.explanation.endswith(".")
         assert ". " not in preset.explanation, preset.key

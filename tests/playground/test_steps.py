@@ -7,9 +7,11 @@ import pytest
 from playground import evaluate, parse, presets
 from playground.errors import SpecError
 from playground.steps import backward_steps, local_partials, passes, summed_axes, tangents
+from tests.playground.op_cases.nn_functions import NN_FUNCTIONS
 
 GRAPHS = {p.key: p.spec for p in presets.PRESETS} | {
-    f"exercise_{p.key}": p.spec for p in presets.EXERCISES}
+    f"exercise_{p.key}": p.spec for p in presets.EXERCISES} | {
+    "nn_functions": parse(NN_FUNCTIONS)}  # composite ops that read an operand several times
 
 
 def program(text: str):
