@@ -179,6 +179,16 @@ def _scalar(shapes, attrs) -> Shape:
     return ()
 
 
+def _loss(shapes, attrs) -> Shape:
+    """One number, or one per element with reduction="none"."""
+    return shapes[0] if attrs.get("reduction") == "none" else ()
+
+
+def _nll_loss(shapes, attrs) -> Shape:
+    """One number, or one per row (the target's shape) with reduction="none"."""
+    return shapes[1] if attrs.get("reduction") == "none" else ()
+
+
 _ELEMENTWISE = ("neg", "exp", "log", "square", "sqrt", "abs", "sign", "sin", "cos", "tanh",
                 "sigmoid", "relu", "leaky_relu", "clip", "softmax", "log_softmax",
                 "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "log2", "log10", "exp2",
@@ -192,9 +202,10 @@ RULES: Mapping[str, Rule] = {
     **dict.fromkeys(_ELEMENTWISE, _same),
     **dict.fromkeys(_BROADCASTING, _broadcast),
     **dict.fromkeys(("sum", "mean", "max", "min"), _reduced),
-    **dict.fromkeys(("mse_loss", "cross_entropy", "binary_cross_entropy", "l1_loss",
-                     "huber_loss", "smooth_l1_loss", "binary_cross_entropy_with_logits",
-                     "nll_loss", "kl_div"), _scalar),
+    **dict.fromkeys(("mse_loss", "cross_entropy", "binary_cross_entropy"), _scalar),
+    **dict.fromkeys(("l1_loss", "huber_loss", "smooth_l1_loss",
+                     "binary_cross_entropy_with_logits", "kl_div"), _loss),
+    "nll_loss": _nll_loss,
     "matmul": _matmul,
     "linear": _linear,
     "logsumexp": _logsumexp,

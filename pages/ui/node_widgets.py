@@ -20,7 +20,7 @@ from pages.ui import keys
 from playground import SpecError, limits
 from playground.expr import parse_value
 from playground.registry import Attr, OpInfo
-from playground.registry.attrs import PAD_MODES
+from playground.registry.attrs import KL_REDUCTIONS, PAD_MODES, REDUCTIONS
 from playground.spec import GENERATORS
 
 VALUE_MODES = {"number": "Number", "list": "List", "generator": "Generator"}
@@ -227,6 +227,11 @@ def _draw_approximate(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
     st.selectbox(attr.name, ["none", "tanh"], key=key)
 
 
+def _draw_reduction(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    choices = KL_REDUCTIONS if attr.type == "kl_reduction" else REDUCTIONS
+    st.selectbox(attr.name, choices, key=key)
+
+
 def _read_text(key: str, attr: Attr):
     return field(key, attr.name)
 
@@ -314,6 +319,8 @@ ATTR_WIDGETS = {
     "padding": (_draw_padding, _read_padding),
     "pads": (_draw_pads, _read_ints_attr),
     "pad_mode": (_draw_pad_mode, _read_text),
+    "reduction": (_draw_reduction, _read_text),
+    "kl_reduction": (_draw_reduction, _read_text),
 }
 """Attribute type (playground.registry.ATTR_TYPES) -> (draw its widget, read its value)."""
 

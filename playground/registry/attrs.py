@@ -105,6 +105,22 @@ def _approximate(value) -> str:
     return value
 
 
+REDUCTIONS = ("mean", "sum", "none")
+KL_REDUCTIONS = REDUCTIONS + ("batchmean",)
+
+
+def _reduction(value) -> str:
+    if value not in REDUCTIONS:
+        raise ValueError('must be "mean", "sum" or "none"')
+    return value
+
+
+def _kl_reduction(value) -> str:
+    if value not in KL_REDUCTIONS:
+        raise ValueError('must be "mean", "sum", "none" or "batchmean"')
+    return value
+
+
 def _equation(value) -> str:
     if not isinstance(value, str):
         raise ValueError("must be text in quotes, such as 'ij,jk->ik'")
@@ -212,6 +228,8 @@ ATTR_TYPES: Mapping[str, Callable] = {
     "padding": _padding,
     "pads": _pads,
     "pad_mode": _pad_mode,
+    "reduction": _reduction,
+    "kl_reduction": _kl_reduction,
 }
 """Attribute type name -> function returning the canonical value or raising ValueError."""
 

@@ -44,17 +44,18 @@ def _attention(q, k, v, causal=False, scale=None):
 
 # op -> (operand arrays, attrs, NumPy reference, indices of operands that require grad)
 CASES = {
-    "l1_loss": ((PRED, TARGET), {}, lambda p, t: np.abs(p - t).mean(), (0, 1)),
+    "l1_loss": ((PRED, TARGET), {"reduction": "sum"}, lambda p, t: np.abs(p - t).sum(), (0, 1)),
     "huber_loss": ((PRED, TARGET), {"delta": 0.5}, lambda p, t: _huber(p - t, 0.5), (0, 1)),
+    # l1_loss sums, nll_loss keeps rows, kl_div divides by the batch; the program uses the rest
     "smooth_l1_loss": ((PRED, TARGET), {"beta": 2.0}, lambda p, t: _huber(p - t, 2.0) / 2.0,
                        (0, 1)),
     "binary_cross_entropy_with_logits": (
         (LOGITS, PROBS), {},
         lambda z, t: ((1 - t) * z + np.log1p(np.exp(-z))).mean(), (0, 1)),
-    "nll_loss": ((_log_softmax(LOGITS), CLASSES), {},
-                 lambda z, t: -z[[0, 1, 2], t.astype(int)].mean(), (0,)),
-    "kl_div": ((_log_softmax(LOGITS), DISTRIBUTION), {},
-               lambda z, t: (t * (np.log(t) - z)).mean(), (0, 1)),
+    "nll_loss": ((_log_softmax(LOGITS), CLASSES), {"reduction": "none"},
+                 lambda z, t: -z[[0, 1, 2], t.astype(int)], (0,)),
+    "kl_div": ((_log_softmax(LOGITS), DISTRIBUTION), {"reduction": "batchmean"},
+               lambda z, t: (t * (np.log(t) - z)).sum() / 3, (0, 1)),
     "layer_norm": ((FEATURES,), {"normalized_shape": (3, 4), "eps": 1e-3},
                    lambda x: _normalised(x, (1, 2), 1e-3), (0,)),
     "batch_norm": ((BATCH,), {"eps": 1e-2}, lambda x: _normalised(x, (0, 2), 1e-2), (0,)),
@@ -67,16 +68,18 @@ NN_FUNCTIONS = """\
 pred = randn(3, 4, seed=0)
 target = randn(3, 4, seed=1)
 l1 = l1_loss(pred, target)
-hub = huber_loss(pred, target, delta=0.5)
+l1each = l1_loss(pred, target, reduction="none")
+hub = huber_loss(pred, target, reduction="sum", delta=0.5)
 sl1 = smooth_l1_loss(pred, target, beta=2.0)
 t01 = [[0.0, 1.0, 1.0, 0.5], [1.0, 0.0, 0.25, 1.0], [0.0, 0.0, 1.0, 0.75]]
 bce = binary_cross_entropy_with_logits(pred, t01)
 logp = log_softmax(pred, axis=1)
 labels = const([3.0, 0.0, 2.0])
 nll = nll_loss(logp, labels)
+nllrows = nll_loss(logp, labels, reduction="none")
 q = softmax(target, axis=1)
-kl = kl_div(logp, q)
-klog = kl_div(logp, log_softmax(target, axis=1), log_target=True)
+kl = kl_div(logp, q, reduction="batchmean")
+klog = kl_div(logp, log_softmax(target, axis=1), reduction="sum", log_target=True)
 x = randn(2, 3, 4, seed=2)
 ln = layer_norm(x, normalized_shape=(3, 4), eps=0.001)
 ln1 = layer_norm(x, normalized_shape=(4,))
@@ -86,7 +89,7 @@ K = randn(2, 5, 4, seed=4)
 V = randn(2, 5, 2, seed=5)
 att = scaled_dot_product_attention(Q, K, V)
 causal = scaled_dot_product_attention(Q, Q, x, is_causal=True, scale=0.5)
-L = l1 + hub + sl1 + bce + nll + kl + klog + sum(ln * ln1) + sum(bn * x) + sum(att * att) + sum(causal * causal)
+L = l1 + sum(l1each * pred) + sum(nllrows * nllrows) + hub + sl1 + bce + nll + kl + klog + sum(ln * ln1) + sum(bn * x) + sum(att * att) + sum(causal * causal)
 """  # noqa: E501
 
 PROGRAMS = {"nn_functions": NN_FUNCTIONS}
