@@ -558,9 +558,15 @@ def open_option(param: tuple[str, str]) -> AppTest:
     return new_app(query={"graph": LINK, name: value})
 
 
+EXERCISE_PARAMS = [  # the exercise a link hides (`ex`): none of these names one
+    "", "grad", "grad:", "grad:zzz", "grad:a,zzz", "value:" + "a," * 5_000, "tangent@zzz:c",
+    "tangent@a:", "gradient:a", "<script>alert(1)</script>", "grad:[x](javascript:alert(1))",
+    "grad:$\\href{javascript:alert(1)}{x}$", "grad:a\nb", "x" * 100_000,
+]
 LINKS = [
     *[Case("graph_param", g, "could not be opened") for g in GRAPH_PARAMS if g.strip()],
     *[Case("option_param", p, "Ignored link settings") for p in OPTION_PARAMS],
+    *[Case("option_param", ("ex", e), "Ignored the link's exercise") for e in EXERCISE_PARAMS],
 ]
 
 DOORS = {
