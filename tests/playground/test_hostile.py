@@ -273,7 +273,8 @@ LINKS = [
         "unknown op `rm`",
     ),
     (link(zlib.compress(b" " * 10_000_000, 9)), "unpacks to more than 4,000,000 bytes"),
-    ("v1." + "A" * (limits.MAX_SHARE_CHARS + 1), f"more than the limit of {limits.MAX_SHARE_CHARS:,}"),
+    ("v1." + "A" * (limits.MAX_SHARE_CHARS + 1),
+     f"more than the limit of {limits.MAX_SHARE_CHARS:,}"),
     (12345, "a share link is text, not int"),
 ]
 
