@@ -41,6 +41,7 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and the
         sys.path.insert(0, path)
 
 from _timing import Case, print_table, time_cases  # noqa: E402
+from course_models import char_transformer, digits_cnn  # noqa: E402
 from engine import machine_report  # noqa: E402 - one way to set and report threads
 
 import autograd as ag  # noqa: E402
@@ -56,46 +57,6 @@ ACCURACY_TARGET = 0.95
 FULL, QUICK = (15, 5, 3), (3, 2, 1)  # (repeats, steps per repeat, warm-up steps)
 CNN_BATCH = 64
 TEXT_BATCH, BLOCK, WIDTH, HEADS = 16, 32, 64, 4
-
-
-# --- the models, written once for either library (``lib`` is autograd or torch) -------------
-
-
-def digits_cnn(lib):
-    nn = lib.nn
-    return nn.Sequential(
-        nn.Conv2d(1, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
-        nn.Conv2d(16, 32, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-        nn.Linear(32, 10))
-
-
-def char_transformer(lib, vocab, block=BLOCK, width=WIDTH, heads=HEADS):
-    nn = lib.nn
-
-    class Block(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.tok = nn.Embedding(vocab, width)
-            self.pos = nn.Embedding(block, width)
-            self.ln1 = nn.LayerNorm(width)
-            self.attn = nn.MultiheadAttention(width, heads, batch_first=True)
-            self.ln2 = nn.LayerNorm(width)
-            self.mlp = nn.Sequential(nn.Linear(width, 4 * width), nn.GELU(),
-                                     nn.Linear(4 * width, width))
-            self.ln_f = nn.LayerNorm(width)
-            self.head = nn.Linear(width, vocab)
-            self.register_buffer("causal", lib.ones(block, block).triu(1) == 1,
-                                 persistent=False)
-
-        def forward(self, idx):
-            t = idx.shape[1]
-            x = self.tok(idx) + self.pos.weight[:t]
-            h = self.ln1(x)
-            x = x + self.attn(h, h, h, attn_mask=self.causal[:t, :t], need_weights=False)[0]
-            x = x + self.mlp(self.ln2(x))
-            return self.head(self.ln_f(x))
-
-    return Block()
 
 
 def twins(build, dtype):
@@ -169,7 +130,7 @@ def workloads(dtype):
            step_fn(torch, theirs, torch.optim.AdamW(theirs.parameters(), lr=1e-2)),
            ours, theirs, cnn_batches)
     codes, vocab = text()
-    ours, theirs = twins(lambda lib: char_transformer(lib, vocab), dtype)
+    ours, theirs = twins(lambda lib: char_transformer(lib, vocab, BLOCK, WIDTH, HEADS), dtype)
     transformer = (
         step_fn(ag, ours, ag.optim.SGD(ours.parameters(), lr=0.1, momentum=0.9), clip=1.0),
         step_fn(torch, theirs, torch.optim.SGD(theirs.parameters(), lr=0.1, momentum=0.9),

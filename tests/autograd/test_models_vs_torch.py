@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import autograd as ag
+from benchmarks.course_models import char_transformer, digits_cnn
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -22,43 +23,6 @@ def mlp(lib):
     nn = lib.nn
     return nn.Sequential(nn.Linear(64, 32, bias=False), nn.BatchNorm1d(32), nn.ReLU(),
                          nn.Dropout(0.3), nn.Linear(32, 10))
-
-
-def digits_cnn(lib):
-    nn = lib.nn
-    return nn.Sequential(
-        nn.Conv2d(1, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU(),
-        nn.MaxPool2d(2), nn.Conv2d(8, 16, 3, padding=1), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-        nn.Linear(16, 10))
-
-
-def char_transformer(lib, vocab, block, width=16, heads=2):
-    nn = lib.nn
-
-    class Block(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.tok = nn.Embedding(vocab, width)
-            self.pos = nn.Embedding(block, width)
-            self.ln1 = nn.LayerNorm(width)
-            self.attn = nn.MultiheadAttention(width, heads, batch_first=True)
-            self.ln2 = nn.LayerNorm(width)
-            self.mlp = nn.Sequential(nn.Linear(width, 4 * width), nn.GELU(),
-                                     nn.Linear(4 * width, width))
-            self.ln_f = nn.LayerNorm(width)
-            self.head = nn.Linear(width, vocab)
-            self.register_buffer("causal", lib.ones(block, block).triu(1) == 1,
-                                 persistent=False)
-
-        def forward(self, idx):
-            t = idx.shape[1]
-            x = self.tok(idx) + self.pos.weight[:t]
-            h = self.ln1(x)
-            x = x + self.attn(h, h, h, attn_mask=self.causal[:t, :t], is_causal=True)[0]
-            x = x + self.mlp(self.ln2(x))
-            return self.head(self.ln_f(x))
-
-    return Block()
 
 
 # --- side by side ----------------------------------------------------------------------------
@@ -150,7 +114,7 @@ def test_mlp_with_batchnorm_trains_as_pytorch_with_adamw_and_a_cosine_schedule(d
 
 def test_digits_cnn_trains_as_pytorch_with_adam_and_two_parameter_groups(digits):
     images, labels = digits
-    ours, theirs = twins(digits_cnn)
+    ours, theirs = twins(lambda lib: digits_cnn(lib, channels=(8, 16)))
 
     def groups(model):
         params = list(model.parameters())
@@ -180,7 +144,7 @@ def test_character_transformer_trains_as_pytorch_with_sgd_momentum_and_clipping(
     windows = starts[..., None] + np.arange(block + 1)
     batches = [(codes[w[:, :-1]], codes[w[:, 1:]]) for w in windows]
 
-    ours, theirs = twins(lambda lib: char_transformer(lib, len(chars), block))
+    ours, theirs = twins(lambda lib: char_transformer(lib, len(chars), block, width=16, heads=2))
     ours_opt = ag.optim.SGD(ours.parameters(), lr=0.3, momentum=0.9)
     theirs_opt = torch.optim.SGD(theirs.parameters(), lr=0.3, momentum=0.9)
     schedules = (ag.optim.lr_scheduler.LambdaLR(ours_opt, lambda step: 1 / (1 + 0.1 * step)),

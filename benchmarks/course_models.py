@@ -1,0 +1,42 @@
+"""The course's models, written once for either library (``lib`` is autograd or torch): the
+benchmarks time them and tests/autograd/test_models_vs_torch.py proves them equal to PyTorch."""
+
+
+def digits_cnn(lib, channels=(16, 32)):
+    """Conv, BatchNorm, ReLU, MaxPool, Conv, ReLU, global average, Linear: 8x8 digits to 10."""
+    nn = lib.nn
+    first, second = channels
+    return nn.Sequential(
+        nn.Conv2d(1, first, 3, padding=1, bias=False), nn.BatchNorm2d(first), nn.ReLU(),
+        nn.MaxPool2d(2), nn.Conv2d(first, second, 3, padding=1), nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(second, 10))
+
+
+def char_transformer(lib, vocab, block, width, heads):
+    """One pre-norm block of causal self-attention and a GELU MLP, with residuals."""
+    nn = lib.nn
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, width)
+            self.pos = nn.Embedding(block, width)
+            self.ln1 = nn.LayerNorm(width)
+            self.attn = nn.MultiheadAttention(width, heads, batch_first=True)
+            self.ln2 = nn.LayerNorm(width)
+            self.mlp = nn.Sequential(nn.Linear(width, 4 * width), nn.GELU(),
+                                     nn.Linear(4 * width, width))
+            self.ln_f = nn.LayerNorm(width)
+            self.head = nn.Linear(width, vocab)
+            self.register_buffer("causal", lib.ones(block, block).triu(1) == 1,
+                                 persistent=False)
+
+        def forward(self, idx):
+            t = idx.shape[1]
+            x = self.tok(idx) + self.pos.weight[:t]
+            h = self.ln1(x)
+            x = x + self.attn(h, h, h, attn_mask=self.causal[:t, :t], need_weights=False)[0]
+            x = x + self.mlp(self.ln2(x))
+            return self.head(self.ln_f(x))
+
+    return Block()
