@@ -193,14 +193,17 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
         previous = grads.get(target)
         grads[target] = seed if previous is None else previous + seed
     captured = {} if wanted is not None else None
+    # Functions whose uses have all reported, and beside each the gradient summed for it (None
+    # while it sits in grads): a Function with one use hands its gradient straight on.
     ready = [fn for fn, count in uses.items() if count == 0]
+    ready_grads = [grads.pop(fn, None) for fn in ready]
     on_arrays = not create_graph
     summed = set() if on_arrays else None  # ids of leaf-gradient arrays this walk made
     tape = _tape.get()
     tape_outputs = {root.grad_fn: root for root in roots} if tape is not None else None
     while ready:
         fn = ready.pop()
-        grad = grads.pop(fn, None)
+        grad = ready_grads.pop()
         if grad is not None and fn._hooks is not None:
             grad = _output_hooks(fn, grad, captured, wanted)
         second = fn._second
@@ -233,15 +236,19 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
             else:
                 child = edge
                 shape = edge._shape
-            if g is not None:
-                if g.shape != shape:
-                    g = _reduce_to(g, shape, fn)
-                previous = grads.get(child)
-                grads[child] = g if previous is None else previous + g
+            if g is not None and g.shape != shape:
+                g = _reduce_to(g, shape, fn)
             count = uses[child] - 1
-            uses[child] = count
-            if count == 0:
+            if count:
+                uses[child] = count
+                if g is not None:
+                    previous = grads.get(child)
+                    grads[child] = g if previous is None else previous + g
+            else:
+                previous = grads.pop(child, None)
                 ready.append(child)
+                ready_grads.append(g if previous is None else previous if g is None
+                                   else previous + g)
         if not retain_graph and fn._saved:  # Function._free_saved, inline; saved-nothing reruns
             fn._saved = fn._s0 = fn._s1 = fn._s_more = None
     return grads, captured

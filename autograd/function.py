@@ -62,10 +62,11 @@ class Function:
     # _hooks: None, or (once a hook, retain_grad() or grad() wants the result's gradient) the
     #   result's list of hooks, held here so that they run even after the result Tensor is
     #   dropped, as in PyTorch.
+    # _output_id: the result's array id, to recognise that array among saved values after the
+    #   result Tensor is gone (a saved value lived beside the result, so an equal id means that
+    #   very array).
     # Set only when needed, so read with getattr (every store per op costs): _output, a weak
-    #   reference to the result; _output_id, the result's array id when a Function keeps that
-    #   array (saved it, or holds the result weakly), to recognise it among saved values after
-    #   the result Tensor is gone; _shape and _dtype, the result's, when a consumer holds it
+    #   reference to the result; _shape and _dtype, the result's, when a consumer holds it
     #   weakly.
     __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_s0", "_s1",
                  "_s_more", "_hooks", "_output", "_output_id", "_shape", "_dtype",
@@ -182,7 +183,7 @@ class Function:
                     return edge
             elif type(edge) is not _WeakConstant and edge._output_id == id(value):
                 return edge._output_tensor(value)
-        if id(value) == getattr(self, "_output_id", 0):
+        if id(value) == self._output_id:
             return self._output_tensor(value)
         return Tensor._make(np.asarray(value), False, None)
 
@@ -195,9 +196,8 @@ class Function:
         if out is not None and (data is None or out.data is data):
             return out
         if data is None:
-            output_id = getattr(self, "_output_id", 0)
             saved = self._saved_values() if self._saved is not None else ()
-            data = next((v for v in saved if id(v) == output_id), None)
+            data = next((v for v in saved if id(v) == self._output_id), None)
         if data is not None:
             out = Tensor._make(data, True, self)
         else:
@@ -271,7 +271,6 @@ def _edge(x, fn):
     child = x.grad_fn
     if child is not None:
         if getattr(child, "_shape", None) is None:  # the first consumer that holds x weakly
-            child._output_id = id(data)
             child._shape = data.shape
             child._dtype = data.dtype
         if getattr(child, "_output", None) is None:
@@ -348,8 +347,7 @@ def _record(fn, inputs, attrs):
         return result
     result.requires_grad = True
     result.grad_fn = fn
-    if fn._saved and _saves(fn, out):
-        fn._output_id = id(out)
+    fn._output_id = id(out)
     fn._hooks = None
     if count == 2:
         fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, fn)
