@@ -390,21 +390,22 @@ def _write_leaf_grads(leaf_grads, create_graph):
         if create_graph:
             leaf.grad = g if leaf.grad is None else leaf.grad + g
         else:
-            leaf.grad = _accumulate(leaf.grad, g, leaf.data.dtype, stored, copy=hooked)
+            leaf._grad = _accumulate(leaf._grad, g, leaf.data.dtype, stored, copy=hooked)
 
 
 def _accumulate(existing, g, dtype, stored, copy=False):
-    """``existing + g`` as a ``.grad``. Like PyTorch, it adds in place into the existing array,
-    so a ``g = x.grad`` held across backwards sees the new sum; a first gradient becomes the
-    ``.grad`` itself unless it must be copied (``_unshared_array``)."""
+    """``existing + g`` as a leaf's ``_grad`` (see Tensor): an array, or ``existing`` itself.
+    Like PyTorch, it adds in place into the existing array, so a ``g = x.grad`` held across
+    backwards sees the new sum; a first gradient becomes the ``.grad`` itself unless it must be
+    copied (``_unshared_array``)."""
     if existing is None:
-        return Tensor._make(_unshared_array(g, dtype, stored, copy), False, None)
-    data = existing.data
-    if (existing.grad_fn is None and type(data) is np.ndarray and data.flags.writeable
-            and data.shape == g.shape):
+        return _unshared_array(g, dtype, stored, copy)
+    data = existing if type(existing) is np.ndarray else existing.data
+    if ((data is existing or existing.grad_fn is None) and type(data) is np.ndarray
+            and data.flags.writeable and data.shape == g.shape):
         np.add(data, g, out=data, casting="unsafe")
         return existing
-    return Tensor._make((data + g).astype(dtype, copy=False), False, None)
+    return (data + g).astype(dtype, copy=False)
 
 
 def _unshared_array(g, dtype, stored, copy):

@@ -337,6 +337,7 @@ def _record(fn, inputs, attrs):
             fn._set_saved_values([out if saved is raw else saved for saved in fn._saved_values()])
     result = _new_tensor(Tensor)
     result.data = out
+    result._grad = None
     level = _dual_level.get()
     if level is not None:
         push_tangent(fn, inputs, result, level)

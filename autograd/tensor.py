@@ -12,8 +12,10 @@ class Tensor:
     """A NumPy array that remembers how it was computed, so gradients can flow back through it."""
 
     # Rarely set attributes live in __dict__ with class defaults, so making a tensor is cheap.
-    __slots__ = ("data", "requires_grad", "grad_fn", "__dict__", "__weakref__")
-    grad = None
+    # _grad holds ``.grad``: None, a Tensor, or the array a backward stored, wrapped in a Tensor
+    # when first read (as PyTorch makes its Python object), so a backward makes no object per
+    # leaf for the garbage collector to count.
+    __slots__ = ("data", "requires_grad", "grad_fn", "_grad", "__dict__", "__weakref__")
     name = None
     _hooks = None
     _retains_grad = False
@@ -33,6 +35,7 @@ class Tensor:
         self.data = array
         self.requires_grad = False
         self.grad_fn = None
+        self._grad = None
         if name is not None:
             self.name = name
         if requires_grad:
@@ -45,6 +48,7 @@ class Tensor:
         t.data = data
         t.requires_grad = requires_grad
         t.grad_fn = grad_fn
+        t._grad = None
         return t
 
     # --- introspection -------------------------------------------------------------------------
@@ -75,6 +79,19 @@ class Tensor:
     def contiguous(self):
         """This tensor: NumPy arrays need no contiguous copy here (PyTorch's spelling)."""
         return self
+
+    @property
+    def grad(self):
+        """The gradient that backward accumulated into this tensor, a Tensor of its shape (None
+        before any backward reached it, and for intermediates unless ``retain_grad()``)."""
+        g = self._grad
+        if type(g) is np.ndarray:
+            g = self._grad = Tensor._make(g, False, None)
+        return g
+
+    @grad.setter
+    def grad(self, value):
+        self._grad = value
 
     @property
     def is_leaf(self):

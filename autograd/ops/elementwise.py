@@ -157,7 +157,7 @@ class Tanh(Function):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return grad * (1 - out * out)
+        return grad - grad * out * out  # grad * (1 - out²), without NumPy's slower scalar path
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
