@@ -1,6 +1,8 @@
 """Reductions (sum, mean, max, min, logsumexp, var, std, prod, norm), the softmax family and
 cumsum."""
 
+import math
+
 import numpy as np
 
 from ..function import Function
@@ -14,6 +16,8 @@ def _axes(axis, ndim):
     non-negative axes. A 0-d tensor accepts axis 0 and -1, as in PyTorch."""
     if axis is None:
         return tuple(range(ndim))
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis % ndim,)
     axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
     if ndim == 0 and all(a in (0, -1) for a in axes):
         return ()
@@ -43,8 +47,11 @@ class _Reduction(Function):
 
     def _reduce(self, tangent):
         """A tangent summed over the reduced axes (the engine reshapes it to the output's)."""
-        axes = tuple(i for i, (k, n) in enumerate(zip(self.kept, self.shape)) if k != n)
-        return tangent.sum(axis=axes, keepdims=True)
+        return tangent.sum(axis=self._reduced_axes(), keepdims=True)
+
+    def _reduced_axes(self):
+        """The axes whose size the reduction changed (reducing a size-1 axis changes nothing)."""
+        return tuple(i for i, (k, n) in enumerate(zip(self.kept, self.shape)) if k != n)
 
     def _expand(self, grad):
         """The gradient of the reduced output, broadcast back over the reduced axes."""
@@ -73,7 +80,7 @@ class Mean(_Reduction):
 
     def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
-        self.count = int(np.prod([a.shape[i] for i in axes]))
+        self.count = math.prod([a.shape[i] for i in axes])
         return a.mean(axis=axes, keepdims=keepdims)
 
     def backward(self, grad):
@@ -89,37 +96,41 @@ class _Extreme(_Reduction):
 
     __slots__ = ()
     backward_runs_on_arrays = True
-    pick = None
+    pick = None  # the ufunc whose reduce picks the best: np.maximum or np.minimum
 
     def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
         if a.size == 0:
             raise ValueError(f"{self.name} of an empty tensor (shape {a.shape}) has no value")
-        best = type(self).pick(a, axis=axes, keepdims=True)
-        winners = (a == best) | (np.isnan(a) & np.isnan(best))
-        self.save_for_backward(winners / winners.sum(axis=axes, keepdims=True, dtype=a.dtype))
+        best = self.pick.reduce(a, axis=axes, keepdims=True)
+        self.save_for_backward(a, best)  # the ties are worked out only if backward runs
         return best if keepdims else best.reshape([n for i, n in enumerate(a.shape)
                                                    if i not in axes])
 
+    def _shares(self):
+        """Each element's share of its slice's gradient: 1 / (number of ties) for the best
+        elements (NaN ones where the slice holds NaN), 0 elsewhere. A constant array."""
+        a, best = (x.data if isinstance(x, Tensor) else x for x in self.saved_tensors)
+        winners = (a == best) | (np.isnan(a) & np.isnan(best))
+        return winners / winners.sum(axis=self._reduced_axes(), keepdims=True, dtype=a.dtype)
+
     def backward(self, grad):
-        (share,) = self.saved_tensors
-        return self._expand(grad) * share
+        return self._expand(grad) * self._shares()
 
     def jvp(self, tangent):
-        (share,) = self.saved_tensors
-        return self._reduce(tangent * share)
+        return self._reduce(tangent * self._shares())
 
 
 @exposed("max")
 class Max(_Extreme):
     __slots__ = ()
-    pick = np.max
+    pick = np.maximum
 
 
 @exposed("min")
 class Min(_Extreme):
     __slots__ = ()
-    pick = np.min
+    pick = np.minimum
 
 
 @exposed("logsumexp")
