@@ -295,10 +295,12 @@ _NEEDS_TWO = {a: {b: (a, b) for b in (False, True)} for a in (False, True)}
 
 def _record(fn, inputs, attrs):
     """Forward on the inputs' arrays; if any input requires grad, link the result to ``fn``.
+    ``attrs`` (a dict, or None for none) goes to ``forward`` as keyword arguments.
 
-    This runs for every op, so it is written for speed: the common one- and two-input cases are
-    spelled out, the result is made without Tensor.__init__'s checks, and nothing is allocated
-    for the graph but ``fn`` itself (see ``Function.__slots__``).
+    This runs for every op, so it is written for speed (Tensor's operators and the functions of
+    ``exposed`` call it directly, without ``apply``'s packing): the common one- and two-input
+    cases are spelled out, the result is made without Tensor.__init__'s checks, and nothing is
+    allocated for the graph but ``fn`` itself (see ``Function.__slots__``).
     """
     count = len(inputs)
     if count == 2:
@@ -324,10 +326,10 @@ def _record(fn, inputs, attrs):
             out = fn.forward(a.data, **attrs) if attrs else fn.forward(a.data)
             requires_grad = a.requires_grad
         else:
-            out = fn.forward(*[t.data for t in inputs], **attrs)
+            out = fn.forward(*[t.data for t in inputs], **(attrs or {}))
             requires_grad = any([t.requires_grad for t in inputs])
     except (ValueError, IndexError) as error:
-        message = _failure_message(fn, inputs, attrs, error)
+        message = _failure_message(fn, inputs, attrs or {}, error)
         if message is None:
             raise
         raise type(error)(message) from None

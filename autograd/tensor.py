@@ -218,46 +218,46 @@ class Tensor:
 
     # --- arithmetic ----------------------------------------------------------------------------
     def __add__(self, other):
-        return _ops.Add.apply(self, other)
+        return _record(_ops.Add(), (self, other), None)
 
     def __radd__(self, other):
-        return _ops.Add.apply(other, self)
+        return _record(_ops.Add(), (other, self), None)
 
     def __sub__(self, other):
-        return _ops.Sub.apply(self, other)
+        return _record(_ops.Sub(), (self, other), None)
 
     def __rsub__(self, other):
-        return _ops.Sub.apply(other, self)
+        return _record(_ops.Sub(), (other, self), None)
 
     def __mul__(self, other):
-        return _ops.Mul.apply(self, other)
+        return _record(_ops.Mul(), (self, other), None)
 
     def __rmul__(self, other):
-        return _ops.Mul.apply(other, self)
+        return _record(_ops.Mul(), (other, self), None)
 
     def __truediv__(self, other):
-        return _ops.Div.apply(self, other)
+        return _record(_ops.Div(), (self, other), None)
 
     def __rtruediv__(self, other):
-        return _ops.Div.apply(other, self)
+        return _record(_ops.Div(), (other, self), None)
 
     def __pow__(self, exponent):
-        return _ops.Pow.apply(self, exponent)
+        return _record(_ops.Pow(), (self, exponent), None)
 
     def __rpow__(self, base):
-        return _ops.Pow.apply(base, self)
+        return _record(_ops.Pow(), (base, self), None)
 
     def __neg__(self):
-        return _ops.Neg.apply(self)
+        return _record(_ops.Neg(), (self,), None)
 
     def __pos__(self):
         return self
 
     def __matmul__(self, other):
-        return _ops.MatMul.apply(self, other)
+        return _record(_ops.MatMul(), (self, other), None)
 
     def __rmatmul__(self, other):
-        return _ops.MatMul.apply(other, self)
+        return _record(_ops.MatMul(), (other, self), None)
 
     def __getitem__(self, key):
         return _ops.Index.apply(self, key=_index_key(key))
@@ -417,3 +417,4 @@ def as_tensor(x, like=()):
 
 from . import engine as _engine  # noqa: E402 - the engine and the ops need Tensor defined first
 from . import ops as _ops  # noqa: E402
+from .function import _record  # noqa: E402

@@ -19,6 +19,8 @@ PyTorch's keyword spellings ``dim=`` and ``keepdim=`` are accepted wherever ``ax
 import functools
 import inspect
 
+from ..function import _record
+
 PYTORCH_KEYWORDS = {"dim": "axis", "keepdim": "keepdims"}
 
 
@@ -66,13 +68,12 @@ def _from_forward(cls, name):
     parameters = list(inspect.signature(cls.forward).parameters.values())[1:]
     operands = [p for p in parameters if p.default is p.empty and p.kind is not p.KEYWORD_ONLY]
     attributes = [p for p in parameters if p not in operands]
-    apply = cls.apply
     count = len(operands)
     names = [p.name for p in attributes]
 
     def function(*args, **kwargs):
         if not kwargs and len(args) == count:
-            return apply(*args)
+            return _record(cls(), args, None)
         if len(args) < count:
             missing = ", ".join(p.name for p in operands[len(args):])
             raise TypeError(f"{name}() is missing its operand(s) {missing}: "
@@ -90,7 +91,7 @@ def _from_forward(cls, name):
                 raise TypeError(f"{name}() got {key!r} twice (dim is PyTorch's name for axis, "
                                 "keepdim for keepdims): pass it once")
             attrs[key] = value
-        return apply(*args[:count], **attrs)
+        return _record(cls(), args[:count], attrs)
 
     function.__name__ = function.__qualname__ = name
     function.__doc__ = cls.__doc__
