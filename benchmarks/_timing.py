@@ -11,7 +11,7 @@ import statistics
 import time
 import tracemalloc
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -25,9 +25,12 @@ class Case:
 
 @dataclass
 class Timing:
-    """The seconds per call of one case over the repeats: their median and spread."""
+    """The seconds per call of one case over the repeats: their median and spread, and the full
+    collections (garbage collector generation 2) that ran inside its timed calls."""
 
     samples: list[float]
+    # per repeat, the seconds each full collection took
+    full_collections: list[list[float]] = field(default_factory=list)
 
     @property
     def median(self):
@@ -36,8 +39,41 @@ class Timing:
     @property
     def spread(self):
         """How far the slowest and the fastest repeat stray from the median, as a factor >= 1."""
-        median = self.median
-        return max(max(self.samples) / median, median / min(self.samples))
+        return _spread(self.samples)
+
+    @property
+    def full_collection_seconds(self):
+        """Every full collection's seconds, over all repeats."""
+        return [seconds for repeat in self.full_collections for seconds in repeat]
+
+    def spread_without_full_collections(self, number):
+        """The spread once each repeat's full collections are taken out (``number`` calls per
+        repeat): how much of the spread the collections of the whole process explain."""
+        return _spread([sample - sum(collections) / number
+                        for sample, collections in zip(self.samples, self.full_collections)])
+
+
+def _spread(samples):
+    median = statistics.median(samples)
+    return max(max(samples) / median, median / min(samples))
+
+
+class _FullCollections:
+    """A garbage collector callback that times the full collections running while ``into`` is
+    a list (the current repeat's), and ignores the others."""
+
+    def __init__(self):
+        self.into = None
+        self._start = None
+
+    def __call__(self, phase, info):
+        if info["generation"] != 2 or self.into is None:
+            return
+        if phase == "start":
+            self._start = time.perf_counter()
+        elif self._start is not None:
+            self.into.append(time.perf_counter() - self._start)
+            self._start = None
 
 
 def time_cases(cases, repeats, number=1, warmup=1, freeze_gc=False):
@@ -49,34 +85,42 @@ def time_cases(cases, repeats, number=1, warmup=1, freeze_gc=False):
     By default the garbage collector runs as it does in a user's program (a notebook, the
     Streamlit server): enabled, seeing every object the process holds, including the 100,000 that
     modules such as torch create, and never collected by hand between calls, so a repeat pays for
-    the collections its allocations trigger, full ones included. ``freeze_gc`` measures instead
-    as earlier versions did: the objects alive before timing are frozen out of the collector's
-    sight (gc.freeze) and ``gc.collect()`` runs before every timed call, so each collection costs
-    only what the workload's own objects cost.
+    the collections its allocations trigger, full ones included (each Timing lists those).
+    ``freeze_gc`` measures instead as earlier versions did: the objects alive before timing are
+    frozen out of the collector's sight (gc.freeze) and ``gc.collect()`` runs before every timed
+    call, so each collection costs only what the workload's own objects cost.
     """
     for case in cases.values():
         for _ in range(warmup):
             case.run(case.setup() if case.setup else None)
     samples = {name: [] for name in cases}
+    full = {name: [] for name in cases}
+    watch = _FullCollections()
     gc.collect()
     if freeze_gc:
         gc.freeze()
+    gc.callbacks.append(watch)
     try:
         for _ in range(repeats):
             for name, case in cases.items():
                 total = 0.0
+                collections = []
                 for _ in range(number):
                     state = case.setup() if case.setup else None
                     if freeze_gc:
                         gc.collect()
+                    watch.into = collections
                     start = time.perf_counter()
                     case.run(state)
                     total += time.perf_counter() - start
+                    watch.into = None
                 samples[name].append(total / number)
+                full[name].append(collections)
     finally:
+        gc.callbacks.remove(watch)
         if freeze_gc:
             gc.unfreeze()
-    return {name: Timing(times) for name, times in samples.items()}
+    return {name: Timing(samples[name], full[name]) for name in cases}
 
 
 def median_seconds(cases, repeats, number=1, warmup=1, freeze_gc=True):

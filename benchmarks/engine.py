@@ -22,6 +22,7 @@ import gc
 import os
 import platform
 import pstats
+import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and _ti
 
 from _timing import (  # noqa: E402
     Case,
+    Timing,
     malloc_in_use,
     print_table,
     time_cases,
@@ -82,7 +84,22 @@ class Row:
     basis: str  # "torch" or "numpy": the target is a ratio against it; "absolute": a limit on ours
     limit: float
     strict: bool = False
-    spread: float | None = None  # ours: max(slowest / median, median / fastest) over repeats
+    timing: Timing | None = None  # ours, for the spread over repeats
+    calls: int = 1  # calls per repeat
+
+    @property
+    def spread(self):
+        """Ours: max(slowest / median, median / fastest) over repeats."""
+        return None if self.timing is None else self.timing.spread
+
+    def collections_note(self):
+        """The full collections inside our timed calls, and the spread without them."""
+        seconds = self.timing.full_collection_seconds
+        if not seconds:
+            return f"{self.label}: none"
+        return (f"{self.label}: {len(seconds)}, {statistics.median(seconds) * 1e3:.0f} ms each "
+                f"(median); spread without them "
+                f"{self.timing.spread_without_full_collections(self.calls):.2f}×")
 
     def measured(self):
         if self.basis == "absolute":
@@ -235,7 +252,7 @@ def bench_overhead(config, freeze_gc):
     timings = time_cases(cases, *config, freeze_gc=freeze_gc)
     per_op = {name: t.median / CHAIN_OPS * 1e6 for name, t in timings.items()}
     return [Row("op overhead (2,000-op chain)", "µs/op", per_op["ours"], per_op.get("torch"),
-                None, "torch", 0.8, spread=timings["ours"].spread)]
+                None, "torch", 0.8, timing=timings["ours"], calls=config[1])]
 
 
 def _check_chain(cases, shape, n_ops, name):
@@ -261,7 +278,7 @@ def bench_deep(config, freeze_gc):
     torch_bytes = torch_chain_bytes(DEEP_OPS, shape) if torch is not None else None
     return [
         Row("deep chain (100,000 ops), time", "s", times["ours"], times.get("torch"),
-            times["numpy"], "torch", 1.0, spread=timings["ours"].spread),
+            times["numpy"], "torch", 1.0, timing=timings["ours"], calls=config[1]),
         Row("deep chain, peak memory", "B/op", ours_bytes,
             None if torch_bytes is None else torch_bytes / DEEP_OPS, numpy_bytes,
             "absolute", 800, strict=True),
@@ -304,7 +321,7 @@ def bench_fanin(config, freeze_gc):
     times = {name: t.median for name, t in timings.items()}
     return [Row("fan-in (sum of 10,000 products)", "ms", times["ours"] * 1e3,
                 _scaled(times.get("torch"), 1e3), None, "torch", 0.7,
-                spread=timings["ours"].spread)]
+                timing=timings["ours"], calls=config[1])]
 
 
 def _scaled(value, factor):
@@ -365,7 +382,7 @@ def bench_scalar(config, freeze_gc):
     times = {name: t.median for name, t in timings.items()}
     return [Row("scalar MLP 2-16-16-1 (0-d tensors)", "ms", times["ours"] * 1e3,
                 _scaled(times.get("torch"), 1e3), None, "torch", 1.0, strict=True,
-                spread=timings["ours"].spread)]
+                timing=timings["ours"], calls=config[1])]
 
 
 # ---------------------------------------------------------------- MLP training step
@@ -542,10 +559,10 @@ def bench_mlp(config, freeze_gc):
         ms = {engine: t.median * 1e3 for engine, t in timings.items()}
         rows.append(Row(f"MLP step 784-256-128-10, fused, {name}", "ms", ms["ours"],
                         ms.get("torch"), ms["numpy"], "numpy", 1.05,
-                        spread=timings["ours"].spread))
+                        timing=timings["ours"], calls=config[1]))
         rows.append(Row(f"MLP step 784-256-128-10, plain ops, {name}", "ms", ms["ours_plain"],
                         ms.get("torch_plain"), ms["numpy"], "numpy", 1.15,
-                        spread=timings["ours_plain"].spread))
+                        timing=timings["ours_plain"], calls=config[1]))
         if dtype == np.float64:
             kib = {engine: traced_peak_bytes(cases[engine]) / 1024
                    for engine in ("numpy", "ours", "ours_plain")}
@@ -699,11 +716,16 @@ def main(argv=None):
           "warm-ups) " + ", ".join(f"{name} {settings[name]}" for name in chosen) + "\n")
     runners = {"overhead": bench_overhead, "mlp": bench_mlp, "deep": bench_deep,
                "fanin": bench_fanin, "scalar": bench_scalar}
+    held = len(gc.get_objects())  # what every full collection walks, before any workload
     rows = [row for name in chosen
             for row in runners[name](settings[name], freeze_gc=args.gc_freeze)]
     print_table(["benchmark", "unit", "ours", "PyTorch", "NumPy", "vs PyTorch", "vs NumPy",
                  "target", "result", "spread"], [row.cells() for row in rows])
     print("\n" + NOTES.format(gc_mode=gc_mode, spread=SPREAD_LIMIT))
+    timed = [row for row in rows if row.timing is not None]
+    print(f"\nFull collections (generation 2) inside our timed calls: each walks every object "
+          f"the process holds ({held:,} before the workloads, torch's and NumPy's included):")
+    print("\n".join("  " + row.collections_note() for row in timed))
     if not (args.engine_only or args.only):
         import conv
         import models
