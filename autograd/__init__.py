@@ -11,7 +11,6 @@
 import numpy as np
 
 from . import forward_ad, func, functional, nn, optim, viz
-from .backward_api import backward
 from .creation import (
     arange,
     eye,
@@ -25,7 +24,7 @@ from .creation import (
     zeros,
     zeros_like,
 )
-from .engine import grad, record_backward
+from .engine import backward, grad, record_backward
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad
 from .gradcheck import GradcheckError, gradcheck, numerical_grad

@@ -6,10 +6,11 @@ needs no deep Python stack. Gradients are plain NumPy arrays on the way unless `
 asks for a differentiable backward, in which case they are Tensors and the walk itself is recorded
 (see ``Function`` for which backward runs on which).
 
-Reading order: ``backward`` and ``grad`` (the two ways in) call ``_backpropagate`` (the walk), which
-runs each Function's backward (on arrays, or through ``_backward_on_tensors``) and passes each
-input's gradient on; the leaves' gradients come out of the walk, and ``backward`` writes them into
-``.grad`` (``_write_leaf_grads``) while ``grad`` returns them.
+Reading order: ``backward`` (behind ``tensor.backward`` and ``autograd.backward``) and ``grad``
+(the two ways in) call ``_backpropagate`` (the walk), which runs each Function's backward (on
+arrays, or through ``_backward_on_tensors``) and passes each input's gradient on; the leaves'
+gradients come out of the walk, and ``backward`` writes them into ``.grad``
+(``_write_leaf_grads``) while ``grad`` returns them.
 """
 
 import contextlib
@@ -22,17 +23,28 @@ from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor
 
 
-def backward(tensor, gradient=None, retain_graph=None, create_graph=False):
-    """``tensor.backward(...)``: accumulate d tensor / d leaf into every leaf's ``.grad``."""
-    if not tensor.requires_grad:
-        raise RuntimeError(
-            "backward() was called on a tensor that does not require grad, so there is nothing to "
-            "differentiate: create the inputs with requires_grad=True (and not under no_grad())"
-        )
-    seed = _seed(tensor, gradient, create_graph)
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
+    """``autograd.backward`` (PyTorch's ``torch.autograd.backward``) and ``tensor.backward``:
+    accumulate into every leaf's ``.grad`` the gradient of ``sum_i <tensors[i], grad_tensors[i]>``
+    (a tensor or a list of them, with one gradient or None each; None starts a one-element tensor
+    from 1). Several outputs go back in one walk, so a part of the graph they share is walked and
+    freed once and needs no ``retain_graph``."""
+    roots = _as_sequence(tensors)
+    gradients = [None] * len(roots) if grad_tensors is None else _as_sequence(grad_tensors)
+    if len(gradients) != len(roots):
+        raise ValueError(f"backward got {len(roots)} tensors but {len(gradients)} grad_tensors: "
+                         "give one gradient (or None) per tensor")
+    for i, root in enumerate(roots):
+        if not root.requires_grad:
+            what = ("backward() was called on a tensor that does not require grad, so there is "
+                    "nothing to differentiate" if isinstance(tensors, Tensor) else
+                    f"element {i} of tensors does not require grad and does not have a grad_fn")
+            raise RuntimeError(f"{what}: create the inputs with requires_grad=True (and not "
+                               "under no_grad())")
+    seeds = [_seed(root, g, create_graph) for root, g in zip(roots, gradients)]
     retain_graph = create_graph if retain_graph is None else retain_graph
     with enable_grad() if create_graph else no_grad():
-        leaf_grads, _ = _backpropagate([tensor], [seed], retain_graph, create_graph)
+        leaf_grads, _ = _backpropagate(roots, seeds, retain_graph, create_graph)
         _write_leaf_grads(leaf_grads, create_graph)
 
 
