@@ -110,7 +110,7 @@ class _Extreme(_Reduction):
     def _shares(self):
         """Each element's share of its slice's gradient: 1 / (number of ties) for the best
         elements (NaN ones where the slice holds NaN), 0 elsewhere. A constant array."""
-        a, best = (x.data if isinstance(x, Tensor) else x for x in self.saved_tensors)
+        a, best = (_data(x) for x in self.saved_tensors)
         winners = (a == best) | (np.isnan(a) & np.isnan(best))
         return winners / winners.sum(axis=self._reduced_axes(), keepdims=True, dtype=a.dtype)
 
