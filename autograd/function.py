@@ -14,6 +14,7 @@ small inputs; a large intermediate that no backward needs is freed as soon as th
 reference cycles and is freed as soon as its root is dropped.
 """
 
+import operator
 import weakref
 
 import numpy as np
@@ -288,6 +289,9 @@ def _as_tensors(inputs):
     return tuple(x if isinstance(x, Tensor) else as_tensor(x, like=inputs) for x in inputs)
 
 
+_DATA = operator.attrgetter("data")
+_REQUIRES_GRAD = operator.attrgetter("requires_grad")
+
 # needs_input_grad for one and two inputs, shared rather than made per op (see __slots__).
 _NEEDS_ONE = {False: (False,), True: (True,)}
 _NEEDS_TWO = {a: {b: (a, b) for b in (False, True)} for a in (False, True)}
@@ -326,8 +330,9 @@ def _record(fn, inputs, attrs):
             out = fn.forward(a.data, **attrs) if attrs else fn.forward(a.data)
             requires_grad = a.requires_grad
         else:
-            out = fn.forward(*[t.data for t in inputs], **(attrs or {}))
-            requires_grad = any([t.requires_grad for t in inputs])
+            out = (fn.forward(*map(_DATA, inputs), **attrs) if attrs
+                   else fn.forward(*map(_DATA, inputs)))
+            requires_grad = any(map(_REQUIRES_GRAD, inputs))
     except (ValueError, IndexError) as error:
         message = _failure_message(fn, inputs, attrs or {}, error)
         if message is None:
@@ -365,9 +370,10 @@ def _record(fn, inputs, attrs):
         fn._second = None
         fn.needs_input_grad = _NEEDS_ONE.get(a.requires_grad) or (bool(a.requires_grad),)
     else:
-        edges = [x if x.data.size <= KEPT_ELEMENTS else _edge(x, fn) for x in inputs]
-        fn._first, fn._second, fn._more = edges[0], edges[1], tuple(edges[2:])
-        fn.needs_input_grad = tuple([t.requires_grad for t in inputs])
+        first, second, *more = [x if x.data.size <= KEPT_ELEMENTS else _edge(x, fn)
+                                for x in inputs]
+        fn._first, fn._second, fn._more = first, second, tuple(more)
+        fn.needs_input_grad = tuple(map(_REQUIRES_GRAD, inputs))
     return result
 
 

@@ -30,7 +30,7 @@ from .layers import (
     Tanh,
     Unflatten,
 )
-from .losses import (
+from .loss_modules import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,

@@ -1,23 +1,25 @@
-"""More losses of ``torch.nn.functional``, written with the engine's ops (so every one has second
-derivatives and forward mode for free), and the loss modules (``nn.MSELoss()`` and friends).
+"""The losses of ``torch.nn.functional``.
 
 Each takes PyTorch's ``reduction=``: ``"mean"`` (the default), ``"sum"`` or ``"none"``
 (elementwise); ``kl_div`` also takes ``"batchmean"``. Class targets are integer arrays or
-Tensors; they are never differentiated.
+Tensors; they are never differentiated. Cross-entropy and binary cross-entropy are single
+Functions (one node, PyTorch's numerics); the others are written with the engine's ops, so they
+have second derivatives and forward mode for free.
 """
 
 import numpy as np
 
-from ..ops import gather, where
+from ..function import Function
+from ..ops import gather, log_softmax, where
 from ..tensor import Tensor
-from .module import Module
 
 REDUCTIONS = ("mean", "sum", "none")
 
 
 def _check_reduction(name, reduction, allowed=REDUCTIONS):
     if reduction not in allowed:
-        choices = ", ".join(repr(r) for r in allowed)
+        *others, last = [repr(r) for r in allowed]
+        choices = f"{', '.join(others)} or {last}"
         raise ValueError(f"{name}: reduction must be one of {choices}, got {reduction!r}")
 
 
@@ -85,11 +87,6 @@ def nll_loss(input, target, weight=None, *, ignore_index=-100, reduction="mean")
         return losses.sum() / scale.sum()
     return _reduced(losses, reduction)
 
-
-def has_ignored(target, ignore_index):
-    """True when an integer class target holds ``ignore_index`` somewhere."""
-    raw = target.data if isinstance(target, Tensor) else np.asarray(target)
-    return raw.dtype.kind in "iu" and bool((raw == ignore_index).any())
 
 
 def weighted_cross_entropy(logits, target, weight, ignore_index, reduction, label_smoothing):
@@ -229,108 +226,242 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, *, reduction=
     losses = (margins * others).sum(axis=-1) / classes
     return _reduced(losses, reduction)
 
+def mse_loss(input, target, *, reduction="mean"):
+    """The squared differences ``(input - target) ** 2``, averaged (``reduction="mean"``),
+    summed (``"sum"``) or left elementwise (``"none"``); the shapes must be equal."""
+    _check_reduction("mse_loss", reduction)
+    target = _as_tensor(target, input.dtype)
+    if input.shape != target.shape:
+        raise ValueError(
+            f"mse_loss: input has shape {input.shape} but target has shape {target.shape}; "
+            "broadcasting them would compare every prediction with every target. Reshape one "
+            f"to match, e.g. target.reshape{input.shape}"
+        )
+    return _reduced((input - target) ** 2, reduction)
 
-# --- loss modules ---------------------------------------------------------------------------
+
+def cross_entropy(logits, target, weight=None, *, ignore_index=-100, reduction="mean",
+                  label_smoothing=0.0):
+    """Negative log-probability of the target under ``softmax(logits)``, per row, then averaged
+    over rows (``reduction="mean"``), summed (``"sum"``) or returned per row (``"none"``).
+
+    ``logits`` has shape (batch, classes), or (classes,) for one unbatched row. ``target`` is
+    either one integer class per row (an ndarray, list or Tensor of ints, shape (batch,) or ())
+    or, as in PyTorch, class probabilities of the logits' own shape (floats; each row's loss is
+    then ``-sum(target * log_softmax(logits))``, and the target may require grad).
+    ``label_smoothing`` in [0, 1] mixes the target with the uniform distribution: a row's target
+    becomes ``(1 - label_smoothing) * target + label_smoothing / classes``. Computed from logits
+    shifted by their row maximum, so large logits do not overflow.
+
+    As in PyTorch, ``weight`` (classes,) scales each class, rows whose class is ``ignore_index``
+    count 0, and logits (N, C, d1, ...) take targets (N, d1, ...): these go through
+    ``log_softmax`` and ``nll_loss``.
+    """
+    _check_reduction("cross_entropy", reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise ValueError(f"cross_entropy: label_smoothing must lie in [0, 1], got "
+                         f"{label_smoothing}")
+    raw = target.data if isinstance(target, Tensor) else np.asarray(target)
+    kind = raw.dtype.kind
+    if weight is not None or logits.ndim > 2:
+        return weighted_cross_entropy(logits, target, weight, ignore_index, reduction,
+                                      label_smoothing)
+    if logits.ndim == 0:
+        raise ValueError("cross_entropy: logits must have shape (batch, classes) or (classes,), "
+                         "got a 0-d tensor")
+    classes = logits.shape[-1]
+    if kind == "f" and raw.shape == logits.shape:
+        probabilities = _as_tensor(target, logits.dtype)
+        if label_smoothing:
+            probabilities = probabilities * (1.0 - label_smoothing) + label_smoothing / classes
+        return CrossEntropy.apply(logits, probabilities, reduction=reduction)
+    if kind not in "iu":
+        raise TypeError(
+            f"cross_entropy: target must hold integer class indices (or class probabilities of "
+            f"the logits' shape {logits.shape}), got dtype {raw.dtype} and shape {raw.shape}; "
+            "convert class indices with .astype(int)"
+        )
+    if raw.shape != logits.shape[:-1]:
+        raise ValueError(
+            f"cross_entropy: logits of shape {logits.shape} need targets of shape "
+            f"{logits.shape[:-1]} (one class index per row), got {raw.shape}"
+        )
+    if raw.size:
+        lowest, highest = raw.min(), raw.max()
+        if lowest <= ignore_index <= highest and (raw == ignore_index).any():
+            return weighted_cross_entropy(logits, target, weight, ignore_index, reduction,
+                                          label_smoothing)
+        if lowest < 0 or highest >= classes:
+            raise ValueError(
+                f"cross_entropy: class indices must lie in 0..{classes - 1} for {classes} "
+                f"classes, got values from {lowest} to {highest}"
+            )
+    return ClassCrossEntropy.apply(logits, target=raw, reduction=reduction,
+                                   label_smoothing=label_smoothing)
 
 
-class _Loss(Module):
-    """A loss as a module: its settings at construction, ``loss(input, target)`` when called."""
+class ClassCrossEntropy(Function):
+    """cross_entropy against class indices y: per row ``-log_softmax(z)[y]``, or with label
+    smoothing e, ``-(1 - e) log_softmax(z)[y] - e mean(log_softmax(z))``, reduced over rows.
+    The logits' gradient is ``softmax(z) - q`` times each row's gradient, where q, the smoothed
+    one-hot target (``1 - e + e/C`` at y, ``e/C`` elsewhere), is built only when backward runs."""
 
-    def __init__(self, reduction="mean"):
-        super().__init__()
+    __slots__ = ("target", "reduction", "smoothing")
+    backward_runs_on_arrays = True
+
+    def forward(self, logits, target=None, reduction="mean", label_smoothing=0.0):
+        self.target, self.reduction, self.smoothing = target, reduction, label_smoothing
+        shifted = logits - logits.max(axis=-1, keepdims=True)
+        exps = np.exp(shifted)
+        totals = exps.sum(axis=-1, keepdims=True)
+        self.save_for_backward(logits, exps / totals)
+        picked = shifted[self._index()]
+        if label_smoothing:
+            picked = ((1.0 - label_smoothing) * picked
+                      + label_smoothing * shifted.mean(axis=-1))
+        return _reduced_array(np.log(totals[..., 0]) - picked, reduction)
+
+    def backward(self, grad):
+        logits, probs = self.saved_tensors
+        if isinstance(logits, Tensor):  # create_graph: the gradient must depend on the logits
+            probs = log_softmax(logits, -1).exp()
+        return (probs - self._smoothed_one_hot(logits)) * _row_gradient(grad, self.reduction,
+                                                                          self.target.size)
+
+    def jvp(self, tangent):
+        logits, probs = self.saved_tensors
+        rows = ((probs - self._smoothed_one_hot(logits)) * tangent).sum(axis=-1)
+        return _reduced_array(rows, self.reduction)
+
+    def _index(self):
+        """Where each row's class sits in the (rows, classes) or (classes,) logits."""
+        target = self.target
+        return (np.arange(target.size), target) if target.ndim else target
+
+    def _smoothed_one_hot(self, logits):
+        smoothing = self.smoothing
+        q = np.full(logits.shape, smoothing / logits.shape[-1], dtype=logits.dtype)
+        q[self._index()] += 1.0 - smoothing
+        return q
+
+
+class CrossEntropy(Function):
+    """``-sum(q * log_softmax(z))`` over the last axis, for logits ``z`` and a target
+    distribution ``q`` (class probabilities), reduced over rows. Its derivatives:
+    ``softmax(z) * sum(q) - q`` for the logits and ``-log_softmax(z)`` for the target, times
+    the gradient of each row's loss."""
+
+    __slots__ = ("reduction",)
+    backward_runs_on_arrays = True
+
+    def forward(self, logits, target, reduction="mean"):
         self.reduction = reduction
+        shifted = logits - logits.max(axis=-1, keepdims=True)
+        exps = np.exp(shifted)
+        totals = exps.sum(axis=-1, keepdims=True)
+        log_probs = shifted - np.log(totals)
+        self.save_for_backward(logits, log_probs, exps / totals, target)
+        if reduction == "none":
+            return -(target * log_probs).sum(axis=-1)
+        total = -np.vdot(target, log_probs)  # one pass, no temporary (N, C) array
+        return np.asarray(total / (target.size // target.shape[-1]) if reduction == "mean"
+                          else total, dtype=log_probs.dtype)
 
-    def extra_repr(self):
-        return "" if self.reduction == "mean" else f"reduction={self.reduction!r}"
+    def backward(self, grad):
+        logits, log_probs, probs, target = self.saved_tensors
+        need_logits, need_target = self.needs_input_grad
+        if isinstance(logits, Tensor):  # create_graph: both must depend on the logits
+            log_probs = log_softmax(logits, -1)
+            probs = log_probs.exp()
+        row_grad = _row_gradient(grad, self.reduction, target.size // target.shape[-1])
+        grad_logits = grad_target = None
+        if need_logits:
+            grad_logits = (probs * target.sum(axis=-1, keepdims=True) - target) * row_grad
+        if need_target:
+            grad_target = -log_probs * row_grad
+        return grad_logits, grad_target
 
-
-class MSELoss(_Loss):
-    def forward(self, input, target):
-        from .functional import mse_loss
-
-        return mse_loss(input, target, reduction=self.reduction)
-
-
-class L1Loss(_Loss):
-    def forward(self, input, target):
-        return l1_loss(input, target, reduction=self.reduction)
-
-
-class CrossEntropyLoss(_Loss):
-    def __init__(self, reduction="mean", label_smoothing=0.0):
-        super().__init__(reduction)
-        self.label_smoothing = label_smoothing
-
-    def forward(self, input, target):
-        from .functional import cross_entropy
-
-        return cross_entropy(input, target, reduction=self.reduction,
-                             label_smoothing=self.label_smoothing)
-
-
-class NLLLoss(_Loss):
-    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
-        super().__init__(reduction)
-        self.register_buffer("weight", weight)
-        self.ignore_index = ignore_index
-
-    def forward(self, input, target):
-        return nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
-                        reduction=self.reduction)
+    def jvp(self, tangent_logits, tangent_target):
+        _, log_probs, probs, target = self.saved_tensors
+        rows = ((probs * target.sum(axis=-1, keepdims=True) - target) * tangent_logits
+                - log_probs * tangent_target).sum(axis=-1)
+        return _reduced_array(rows, self.reduction)
 
 
-class BCELoss(_Loss):
-    def forward(self, input, target):
-        from .functional import binary_cross_entropy
-
-        return binary_cross_entropy(input, target, reduction=self.reduction)
-
-
-class BCEWithLogitsLoss(_Loss):
-    def __init__(self, weight=None, reduction="mean", pos_weight=None):
-        super().__init__(reduction)
-        self.register_buffer("weight", weight)
-        self.register_buffer("pos_weight", pos_weight)
-
-    def forward(self, input, target):
-        return binary_cross_entropy_with_logits(input, target, self.weight,
-                                                reduction=self.reduction,
-                                                pos_weight=self.pos_weight)
+def _row_gradient(grad, reduction, rows):
+    """The gradient of each row's loss, as a column that broadcasts over the classes."""
+    if reduction == "none":
+        return grad.reshape(grad.shape + (1,))
+    return grad / rows if reduction == "mean" else grad
 
 
-class HuberLoss(_Loss):
-    def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction)
-        self.delta = delta
+def binary_cross_entropy(input, target, *, reduction="mean"):
+    """``-(t log p + (1 - t) log(1 - p))`` for probabilities ``p`` in [0, 1] and targets ``t``,
+    averaged (``reduction="mean"``), summed (``"sum"``) or elementwise (``"none"``).
 
-    def forward(self, input, target):
-        return huber_loss(input, target, reduction=self.reduction, delta=self.delta)
-
-
-class SmoothL1Loss(_Loss):
-    def __init__(self, reduction="mean", beta=1.0):
-        super().__init__(reduction)
-        self.beta = beta
-
-    def forward(self, input, target):
-        return smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
-
-
-class KLDivLoss(_Loss):
-    def __init__(self, reduction="mean", log_target=False):
-        super().__init__(reduction)
-        self.log_target = log_target
-
-    def forward(self, input, target):
-        return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+    As in PyTorch, each log is clamped at -100, so a confident wrong answer costs 100 instead of
+    infinity, and the gradient ``(p - t) / max(p (1 - p), 1e-12)`` stays finite. Apply
+    ``sigmoid`` first if the model outputs logits.
+    """
+    _check_reduction("binary_cross_entropy", reduction)
+    target = _as_tensor(target, input.dtype)
+    if input.shape != target.shape:
+        raise ValueError(
+            f"binary_cross_entropy: input has shape {input.shape} but target has shape "
+            f"{target.shape}; they must match, e.g. target.reshape{input.shape}"
+        )
+    if input.size and (input.data.min() < 0 or input.data.max() > 1):
+        raise ValueError(
+            "binary_cross_entropy: input must be probabilities in [0, 1], got values from "
+            f"{input.data.min():.4g} to {input.data.max():.4g}; apply sigmoid to logits first"
+        )
+    return BinaryCrossEntropy.apply(input, target, reduction=reduction)
 
 
-class MultiMarginLoss(_Loss):
-    def __init__(self, p=1, margin=1.0, weight=None, reduction="mean"):
-        super().__init__(reduction)
-        self.p, self.margin = p, margin
-        self.register_buffer("weight", weight)
+class BinaryCrossEntropy(Function):
+    """PyTorch's binary cross-entropy as one node, with its clamped logs and gradients."""
 
-    def forward(self, input, target):
-        return multi_margin_loss(input, target, self.p, self.margin, self.weight,
-                                 reduction=self.reduction)
+    __slots__ = ("reduction",)
+    backward_runs_on_arrays = True
+
+    def forward(self, p, t, reduction="mean"):
+        self.reduction = reduction
+        self.save_for_backward(p, t)
+        losses = -(t * _clamped_log(p) + (1 - t) * _clamped_log(1 - p))
+        return _reduced_array(losses, reduction)
+
+    def backward(self, grad):
+        p, t = self.saved_tensors
+        need_p, need_t = self.needs_input_grad
+        if self.reduction == "mean":
+            grad = grad / p.size
+        grad_p = grad * (p - t) / ((1 - p) * p).clip(_BCE_EPS, None) if need_p else None
+        grad_t = grad * (_clamped_log(1 - p) - _clamped_log(p)) if need_t else None
+        return grad_p, grad_t
+
+    def jvp(self, tangent_p, tangent_t):
+        p, t = self.saved_tensors
+        elements = ((p - t) / np.maximum((1 - p) * p, _BCE_EPS) * tangent_p
+                    + (_clamped_log(1 - p) - _clamped_log(p)) * tangent_t)
+        return _reduced_array(elements, self.reduction)
+
+
+_BCE_EPS = 1e-12  # PyTorch's floor for p (1 - p) in the gradient
+_LOG_FLOOR = -100.0  # PyTorch's clamp for each log
+
+
+def _clamped_log(x):
+    """log(x), at least -100 (log 0 is -100, not -inf), on an array or a Tensor."""
+    if isinstance(x, Tensor):
+        with np.errstate(divide="ignore"):
+            return x.log().clip(_LOG_FLOOR, None)
+    with np.errstate(divide="ignore"):
+        return np.maximum(np.log(x), _LOG_FLOOR)
+
+
+
+
+def _reduced_array(losses, reduction):
+    if reduction == "mean":
+        return np.asarray(losses.mean())
+    return np.asarray(losses.sum()) if reduction == "sum" else losses

@@ -584,6 +584,12 @@ FORWARD_MODE = {
     "bce_with_logits": (lambda lib, x, t: lib.nn.functional.binary_cross_entropy_with_logits(
         x, t.sigmoid()), (3, 4), (3, 4)),
     "huber_loss": (lambda lib, x, t: lib.nn.functional.huber_loss(x, t * 2), (3, 4), (3, 4)),
+    "cross_entropy, classes, smoothed": (lambda lib, x: lib.nn.functional.cross_entropy(
+        x, lib.tensor(np.array([0, 3, 1])), reduction="none", label_smoothing=0.2), (3, 4)),
+    "cross_entropy, one row": (lambda lib, x: lib.nn.functional.cross_entropy(
+        x, lib.tensor(np.array(2)), label_smoothing=0.1), (4,)),
+    "cross_entropy, probabilities": (lambda lib, x, t: lib.nn.functional.cross_entropy(
+        x, t.softmax(-1)), (3, 4), (3, 4)),
 }
 
 

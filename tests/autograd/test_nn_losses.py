@@ -162,8 +162,8 @@ def test_nll_loss_after_log_softmax_is_cross_entropy():
 
 def test_loss_errors_name_the_loss_the_shapes_and_the_fix():
     x = ag.tensor(LOGITS)
-    with pytest.raises(ValueError, match=r"nll_loss: reduction must be one of 'mean', 'sum', "
-                                         r"'none', got 'avg'"):
+    with pytest.raises(ValueError, match=r"nll_loss: reduction must be one of 'mean', 'sum' "
+                                         r"or 'none', got 'avg'"):
         F.nll_loss(x, LABELS, reduction="avg")
     with pytest.raises(TypeError, match=r"nll_loss: target must hold integer class indices, "
                                         r"got dtype float64.*\.long\(\)"):

@@ -334,13 +334,15 @@ def test_cross_entropy_gives_the_gradient_of_a_probability_target_like_pytorch(r
     close(z.grad, tz.grad)
 
 
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-def test_cross_entropy_second_derivatives_match_pytorch(reduction, rng):
+def test_cross_entropy_second_derivatives_match_pytorch(reduction, smoothing, rng):
     labels = np.array([2, 0, 1])
     (z, tz) = both(rng.standard_normal((3, 4)))
-    (g,) = ag.grad(F.cross_entropy(z, labels, reduction=reduction).sum(), [z], create_graph=True)
-    (tg,) = torch.autograd.grad(TF.cross_entropy(tz, torch.tensor(labels),
-                                                 reduction=reduction).sum(), [tz],
+    (g,) = ag.grad(F.cross_entropy(z, labels, reduction=reduction,
+                                   label_smoothing=smoothing).sum(), [z], create_graph=True)
+    (tg,) = torch.autograd.grad(TF.cross_entropy(tz, torch.tensor(labels), reduction=reduction,
+                                                 label_smoothing=smoothing).sum(), [tz],
                                 create_graph=True)
     close(g, tg)
     (g**2).sum().backward()

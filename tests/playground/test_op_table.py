@@ -15,6 +15,8 @@ from tests.playground.op_cases import CASES, PROGRAMS
 INTERNAL = {
     "IndexAdd": "the backward of indexing, recorded only under create_graph",
     "Cast": "x.to(dtype); the playground computes in float64 only",
+    "CrossEntropy": "cross_entropy against class probabilities; the playground's cross_entropy "
+                    "takes class indices (ClassCrossEntropy)",
 }
 """Function classes with no registry entry, and why."""
 
