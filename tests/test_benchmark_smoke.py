@@ -24,11 +24,13 @@ RUNS = [
     (["train.py", "--repeats", "1", "--steps", "5"], "mean squared error"),
     (["playground.py", "--repeats", "1"], "share encode+decode"),
     (["app.py", "--repeats", "1"], "slowest fragment rerun"),
+    (["server_gc.py", "--quick"], "op overhead chain"),
 ]
 
 
 @pytest.mark.parametrize(("command", "expected"), RUNS,
-                         ids=["engine", "conv", "models", "train", "playground", "app"])
+                         ids=["engine", "conv", "models", "train", "playground", "app",
+                              "server_gc"])
 def test_each_benchmark_script_runs_and_prints_its_table(command, expected):
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / command[0]), *command[1:]],

@@ -21,6 +21,7 @@ from pathlib import Path
 import streamlit as st
 
 from pages.ui import keys, notes, session, sidebar
+from playground.collector import freeze_shared_objects
 
 PAGE_DIR = Path(__file__).resolve().parents[1]
 """The folder of the page files (absolute, so they are found wherever the entry script runs)."""
@@ -48,7 +49,9 @@ def navigation() -> st.Page:
 
 
 def run_app() -> None:
-    """The entry script's whole job: the frame, then the chosen page inside it."""
+    """The entry script's whole job: the frame, then the chosen page inside it. The first run in
+    the process first freezes the imported modules out of the garbage collector's sight."""
+    freeze_imported_modules()
     st.session_state[keys.ENTRY_RERUN] = False
     chosen = _draw()
     token = _IN_FRAME.set(True)
@@ -56,6 +59,12 @@ def run_app() -> None:
         chosen.run()
     finally:
         _IN_FRAME.reset(token)
+
+
+@st.cache_resource(show_spinner=False)
+def freeze_imported_modules() -> None:
+    """`freeze_shared_objects`, once per process (Streamlit's cache of shared resources)."""
+    freeze_shared_objects()
 
 
 def route_through_entry_script() -> None:

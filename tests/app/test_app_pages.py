@@ -34,6 +34,17 @@ def test_every_page_draws_the_default_graph_without_errors(page):
     assert at.title[0].value in ("Build", "Graph", "Gradients", "Gradient check")
 
 
+def test_the_first_run_in_a_process_freezes_the_imported_modules_and_later_runs_do_not(
+        monkeypatch):
+    frame.freeze_imported_modules.clear()
+    calls = []
+    monkeypatch.setattr(frame, "freeze_shared_objects", lambda: calls.append(1))
+    run(new_app())
+    run(new_app(page=GRAPH))
+    assert calls == [1]
+    frame.freeze_imported_modules.clear()
+
+
 @pytest.mark.parametrize(("page", "title"), list(zip(PAGES, [t for _, t, _ in frame.PAGES])))
 def test_every_page_runs_through_the_entry_script(monkeypatch, page, title):
     """Every run, also a session's first on a page other than the default one (which Streamlit's
