@@ -23,5 +23,5 @@ if stepper.mode() == "tangent" and stepper.wrt() is None:
     st.info("Forward mode moves an input, and this graph has none (only constants).",
             icon=":material/info:")
 else:
-    stepper.stepper(spec_json, result, exercise_panel.still_hidden(exercise))
+    stepper.stepper(spec_json, result, state.still_hidden(exercise))
 exercise_panel.panel(spec_json, result, exercise)

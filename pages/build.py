@@ -7,6 +7,7 @@ from pages.ui import (
     cached,
     drawing,
     edit_form,
+    exercise_panel,
     expression_form,
     frame,
     import_form,
@@ -19,6 +20,7 @@ frame.route_through_entry_script()
 spec = state.spec()
 spec_json = state.spec_json()
 result = cached.evaluate(spec_json) if len(spec) else None
+exercise_panel.stop_if_answers_hidden("Build")
 
 st.title("Build")
 if result is None:

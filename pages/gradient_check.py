@@ -3,7 +3,7 @@
 import streamlit as st
 
 from autograd.format import number
-from pages.ui import cached, frame, keys, notes
+from pages.ui import cached, exercise_panel, frame, keys, notes
 from pages.ui import session as state
 from playground import SpecError
 from playground.checks import EPSILONS
@@ -26,6 +26,7 @@ def _copy_eps() -> None:
 
 
 notes.stop_if_empty()
+exercise_panel.stop_if_answers_hidden("Gradient check")
 spec_json = state.spec_json()
 result = cached.evaluate(spec_json)
 st.session_state.setdefault(keys.EPS, 1e-6)

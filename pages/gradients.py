@@ -4,7 +4,7 @@ node in detail with its local derivative in its own names and numbers, and each 
 import streamlit as st
 
 from autograd.format import number, shape_text
-from pages.ui import cached, charts, drawing, frame, keys, notes
+from pages.ui import cached, charts, drawing, exercise_panel, frame, keys, notes
 from pages.ui import session as state
 from playground import formulas, registry
 from playground.errors import as_markdown
@@ -12,6 +12,7 @@ from playground.errors import as_markdown
 frame.route_through_entry_script()
 
 notes.stop_if_empty()
+exercise_panel.stop_if_answers_hidden("Gradients")
 spec_json = state.spec_json()
 spec = state.spec()
 result = cached.evaluate(spec_json)

@@ -4,7 +4,7 @@ from functools import partial
 
 import streamlit as st
 
-from pages.ui import cached, drawing, frame, keys, notes
+from pages.ui import cached, drawing, exercise_panel, frame, keys, notes
 from pages.ui import session as state
 
 frame.route_through_entry_script()
@@ -15,6 +15,7 @@ def _want_svg(key: str) -> None:
 
 
 notes.stop_if_empty()
+exercise_panel.stop_if_answers_hidden("Graph")
 spec_json = state.spec_json()
 result = cached.evaluate(spec_json)
 

@@ -1,5 +1,6 @@
 """Exercises on the Step through page: the teacher hides numbers, students guess, check and
-reveal them one node at a time, and see their score.
+reveal them one node at a time, and see their score. The other pages that would show the hidden
+numbers (Build, Graph, Gradients, Gradient check) stay closed until they are revealed.
 
 The exercise (which nodes, which quantity) lives in `keys.EXERCISE` and travels in the share
 link (`session.share_query`); the guesses live only in their text boxes, never in the URL.
@@ -7,11 +8,9 @@ link (`session.share_query`); the guesses live only in their text boxes, never i
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import streamlit as st
 
-from pages.ui import cached, keys
+from pages.ui import cached, frame, keys
 from pages.ui import session as state
 from playground import SpecError, exercises, presets
 from playground.errors import as_markdown
@@ -19,13 +18,24 @@ from playground.evaluate import Result
 from playground.exercises import Exercise
 
 
-def still_hidden(ex: Exercise | None) -> Exercise | None:
-    """The exercise without the nodes revealed so far (None when nothing is hidden any more)."""
-    if ex is None:
-        return None
-    revealed = st.session_state.get(keys.EXERCISE_REVEALED, ())
-    nodes = tuple(n for n in ex.nodes if n not in revealed)
-    return replace(ex, nodes=nodes) if nodes else None
+def stop_if_answers_hidden(title: str) -> None:
+    """On a page that would show the numbers an exercise still hides: its title, what is hidden,
+    the way to the exercise and a button that reveals every answer; nothing else."""
+    hidden = state.still_hidden(state.exercise())
+    if hidden is None:
+        return
+    st.title(title)
+    what = exercises.QUANTITIES[hidden.quantity]
+    st.info(f"**An exercise hides the {what} of {', '.join(hidden.nodes)}.** This page would show "
+            "them, so it stays closed until they are revealed: work them out on the Step through "
+            "page, check your guesses there, and reveal the answers one node at a time.",
+            icon=":material/school:")
+    with st.container(horizontal=True):
+        st.page_link(frame.page("backprop.py"), label="Go to the exercise",
+                     icon=":material/timeline:")
+        st.button("Reveal every answer", icon=":material/visibility:",
+                  key=keys.EXERCISE_REVEAL_ALL, on_click=_reveal, args=(list(hidden.nodes),))
+    st.stop()
 
 
 def matching_preset(spec_json: str, ex: Exercise | None) -> presets.ExercisePreset | None:

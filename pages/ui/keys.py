@@ -113,6 +113,7 @@ EXERCISE_SET = WIDGET + "exercise_set"
 EXERCISE_CLEAR = WIDGET + "exercise_clear"
 EXERCISE_CHECK = WIDGET + "exercise_check"
 EXERCISE_REVEAL = WIDGET + "exercise_reveal"
+EXERCISE_REVEAL_ALL = WIDGET + "exercise_reveal_all"
 
 
 def guess(exercise, name: str) -> str:

@@ -134,6 +134,15 @@ def set_exercise(new: Exercise | None) -> None:
     st.session_state[keys.EXERCISE_REVEALED] = ()
 
 
+def still_hidden(ex: Exercise | None) -> Exercise | None:
+    """The exercise without the nodes revealed so far (None when nothing is hidden any more)."""
+    if ex is None:
+        return None
+    revealed = st.session_state.get(keys.EXERCISE_REVEALED, ())
+    nodes = tuple(n for n in ex.nodes if n not in revealed)
+    return replace(ex, nodes=nodes) if nodes else None
+
+
 def sync_url() -> None:
     """Write the current graph and options into the URL, so the address bar is a share link."""
     wanted = share_query()

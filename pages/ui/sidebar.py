@@ -37,7 +37,10 @@ def _graph_controls() -> None:
     )
     if matching is not None:
         preset = presets.get(matching)
-        st.caption(f"**{preset.title}.** {preset.explanation}")
+        explanation = (preset.explanation if state.still_hidden(state.exercise()) is None
+                       else "(Its explanation gives answers away: it shows once the exercise's "
+                            "answers are revealed.)")
+        st.caption(f"**{preset.title}.** {explanation}")
 
     st.session_state[keys.OUTPUT] = state.spec().effective_output
     st.selectbox(

@@ -234,3 +234,42 @@ def test_the_gradients_page_says_each_local_derivative_in_words():
     captions = [from_markdown(c.value) for c in at.caption]
     for op in ("mul", "add"):
         assert registry.get(op).sentence in captions
+
+
+@pytest.mark.parametrize(("page", "title"), [("pages/build.py", "Build"),
+                                             ("pages/graph.py", "Graph"),
+                                             ("pages/gradients.py", "Gradients"),
+                                             ("pages/gradient_check.py", "Gradient check")])
+def test_the_pages_that_would_show_an_exercises_answers_stay_closed_until_revealed(page, title):
+    link = {"graph": share.encode(presets.EXERCISES[0].spec), "ex": "grad:a,b,c"}
+    at = run(new_app(link, page=page))
+    assert at.title[0].value == title
+    assert at.info[0].value.startswith("**An exercise hides the gradients of a, b, c.**")
+    assert not at.get("bidi_component") and not at.dataframe and not at.metric  # no numbers
+    at.button(key=keys.EXERCISE_REVEAL_ALL).click()
+    at = run(at)
+    assert at.session_state[keys.EXERCISE_REVEALED] == ("a", "b", "c")
+    assert not any(i.value.startswith("**An exercise hides") for i in at.info)
+    assert at.get("bidi_component") or at.dataframe  # the drawing, or the check's table
+    assert not at.exception and not at.error
+
+
+def test_a_page_reopens_once_step_through_revealed_every_hidden_node():
+    at = load_exercise(step_page(), "paths_meet")
+    at.session_state[keys.EXERCISE_REVEALED] = ("a", "b")
+    at.switch_page("pages/gradients.py")
+    at = run(at)
+    assert at.info[0].value.startswith("**An exercise hides the gradients of c.**")
+    at.session_state[keys.EXERCISE_REVEALED] = ("a", "b", "c")
+    at = run(at)
+    assert at.title[0].value == "Gradients" and at.dataframe
+
+
+def test_the_sidebar_keeps_a_presets_explanation_back_while_it_would_give_answers_away():
+    at = load_exercise(step_page(), "paths_meet")  # the graph of the "classic" preset
+    captions = [c.value for c in at.sidebar.caption]
+    assert not any("= 4" in c for c in captions)
+    assert any("shows once the exercise's answers are revealed" in c for c in captions)
+    at.session_state[keys.EXERCISE_REVEALED] = ("a", "b", "c")
+    at = run(at)
+    assert any("∂d/∂a = b + 1 = 4" in c.value for c in at.sidebar.caption)
