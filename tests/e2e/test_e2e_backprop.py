@@ -90,3 +90,7 @@ def test_an_exercise_link_hides_the_gradients_until_revealed(page, app_url):
     page.get_by_role("button", name="Reveal the next answer").click()
     expect(node_box(page, "a")).to_contain_text("grad 1.0000 + 3.0000 = 4.0000")
     expect(node_box(page, "b")).to_contain_text("grad ?")
+    open_page(page, "Gradients")
+    expect(page.get_by_text("An exercise hides the gradients of b, c.")).to_be_visible()
+    page.get_by_role("button", name="Reveal every answer").click()
+    expect(page.get_by_text("Node detail")).to_be_visible()
