@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from autograd.format import number
 from pages.ui import cached, exercise_panel, frame, keys, notes
 from pages.ui import session as state
 from playground import SpecError
 from playground.checks import EPSILONS
+from playground.formatting import number
 
 frame.route_through_entry_script()
 

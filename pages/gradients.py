@@ -3,11 +3,11 @@ node in detail with its local derivative in its own names and numbers, and each 
 
 import streamlit as st
 
-from autograd.format import number, shape_text
 from pages.ui import cached, charts, drawing, exercise_panel, frame, keys, notes
 from pages.ui import session as state
 from playground import formulas, registry
 from playground.errors import as_markdown
+from playground.formatting import number, shape_text
 
 frame.route_through_entry_script()
 

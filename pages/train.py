@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from autograd.format import number
 from pages.ui import frame, keys, notes, training
+from playground.formatting import number
 from playground.training import charts, pictures
 from playground.training import settings as choices
 

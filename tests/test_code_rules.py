@@ -1,5 +1,8 @@
 """Rules of this project that a reader of the source can check, checked on the source.
 
+- Imports point down only: the pages (and streamlit_app.py) never import autograd, playground
+  never imports Streamlit, and autograd imports NumPy and the standard library only (graphviz
+  inside the functions that draw).
 - Nothing under playground/ or pages/ can run text as code: no eval, exec, compile or
   __import__ (re patterns are plain strings, re caches them), no pickle, marshal or shelve.
 - No module-level mutable state there: Streamlit serves every user from threads of one process,
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import sys
 from pathlib import Path
 
 import pytest
@@ -149,3 +153,50 @@ def test_the_rules_catch_what_they_are_meant_to_catch():
     assert _module_level_mutables(tree) == {"SEEN": 1, "CACHE": 5}
     assert [p for _, p in _mutations_of(tree, {"SEEN", "CACHE"})] == [
         "line 4: assigns into CACHE", "line 3: SEEN.append()"]
+
+
+PAGE_FILES = sorted((ROOT / "pages").rglob("*.py")) + [ROOT / "streamlit_app.py"]
+MODEL_FILES = sorted((ROOT / "playground").rglob("*.py"))
+ENGINE_FILES = sorted((ROOT / "autograd").rglob("*.py"))
+
+
+def _imported_roots(tree: ast.Module, top_level_only: bool = False) -> dict[str, int]:
+    """The top-level package of every absolute import (first line it appears on); with
+    `top_level_only`, those outside function bodies only."""
+    nodes = ast.walk(tree)
+    if top_level_only:
+        nodes = [n for stmt in tree.body if not isinstance(stmt, ast.FunctionDef | ast.ClassDef)
+                 for n in ast.walk(stmt)]
+        nodes += [n for cls in tree.body if isinstance(cls, ast.ClassDef) for stmt in cls.body
+                  if not isinstance(stmt, ast.FunctionDef) for n in ast.walk(stmt)]
+    roots = {}
+    for node in nodes:
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        for name in names:
+            roots.setdefault(name.split(".")[0], node.lineno)
+    return roots
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=_ids(PAGE_FILES))
+def test_pages_never_import_the_engine(path):
+    roots = _imported_roots(_tree(path))
+    assert "autograd" not in roots, (f"line {roots.get('autograd')}: a page imports autograd; "
+                                     "take what it needs from playground")
+
+
+@pytest.mark.parametrize("path", MODEL_FILES, ids=_ids(MODEL_FILES))
+def test_the_model_never_imports_streamlit(path):
+    roots = _imported_roots(_tree(path))
+    assert "streamlit" not in roots, f"line {roots.get('streamlit')}: playground imports Streamlit"
+
+
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=_ids(ENGINE_FILES))
+def test_the_engine_imports_numpy_and_the_standard_library_only(path):
+    allowed = set(sys.stdlib_module_names) | {"numpy", "autograd"}
+    outside = {root: line for root, line in _imported_roots(_tree(path), True).items()
+               if root not in allowed}
+    assert not outside, f"top-level imports beyond NumPy and the standard library: {outside}"

@@ -27,7 +27,6 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from autograd.format import index_text
 from pages.ui import charts
 from playground import (
     GraphSpec,
@@ -46,6 +45,7 @@ from playground import (
 from playground.evaluate import Result
 from playground.evaluate import evaluate as _evaluate
 from playground.exercises import Exercise
+from playground.formatting import index_text
 from playground.memo import Memo
 
 ELEMENT_ROWS = 10_000

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from autograd.format import array_text
 from pages.ui import keys, node_widgets, notes
 from pages.ui import session as state
 from pages.ui.add_form import KIND_LABELS
 from playground import GraphSpec, edits, limits
 from playground.evaluate import Result
+from playground.formatting import array_text
 
 
 def draw(spec: GraphSpec, result: Result | None) -> None:
