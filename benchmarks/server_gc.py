@@ -96,5 +96,6 @@ def _spread_cell(timing):
     pauses = f", {len(full)} full ({statistics.median(full) * 1e3:.0f} ms)" if full else ""
     return f"{timing.spread:.2f}× {verdict}{pauses}"
 
+
 if __name__ == "__main__":
     main()

@@ -88,7 +88,6 @@ def nll_loss(input, target, weight=None, *, ignore_index=-100, reduction="mean")
     return _reduced(losses, reduction)
 
 
-
 def weighted_cross_entropy(logits, target, weight, ignore_index, reduction, label_smoothing):
     """cross_entropy with class weights, ignored rows or extra axes, as PyTorch computes it:
     nll_loss of log_softmax over axis 1, and, with label smoothing, ``label_smoothing / C``
@@ -225,6 +224,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, *, reduction=
     others = np.arange(classes) != np.expand_dims(safe, -1)  # the target's own term is left out
     losses = (margins * others).sum(axis=-1) / classes
     return _reduced(losses, reduction)
+
 
 def mse_loss(input, target, *, reduction="mean"):
     """The squared differences ``(input - target) ** 2``, averaged (``reduction="mean"``),
@@ -457,8 +457,6 @@ def _clamped_log(x):
             return x.log().clip(_LOG_FLOOR, None)
     with np.errstate(divide="ignore"):
         return np.maximum(np.log(x), _LOG_FLOOR)
-
-
 
 
 def _reduced_array(losses, reduction):

@@ -51,6 +51,8 @@ def unchanged(key: str, drawn, what: str) -> None:
     with: a button acts only on the form the page showed."""
     if st.session_state.get(key) != drawn:
         raise SpecError(STALE.format(what=what))
+
+
 UI_MAX_NDIM = 4  # dimensions offered by the shape widgets; the expression editor allows more
 
 
