@@ -77,6 +77,10 @@ class Function:
     #: functions only, so the engine may run it directly on NumPy arrays (see the class doc).
     backward_runs_on_arrays = False
 
+    #: An elementwise op of two operands: a 0-d operand beside a dimensioned one is cast as
+    #: PyTorch promotes (``zero_dim_dtype``) before ``forward`` runs.
+    promotes_zero_dim = False
+
     @property
     def name(self):
         """The op's name as shown in drawings and reprs, e.g. "Mul"."""
@@ -282,6 +286,32 @@ def _edge(x, fn):
     return _WeakConstant(x)
 
 
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+"""PyTorch's dtype categories, in promotion order: bool < integer < floating < complex."""
+
+
+def zero_dim_dtype(zero, other):
+    """The dtype PyTorch gives a 0-d array ``zero`` beside a dimensioned array ``other`` in an
+    elementwise op: ``other``'s, when ``zero``'s category is not higher (a float32 tensor times a
+    float64 0-d tensor is float32, where NumPy would compute in float64); else None (NumPy's
+    promotion agrees)."""
+    if _CATEGORY.get(zero.dtype.kind, 4) <= _CATEGORY.get(other.dtype.kind, -1):
+        return other.dtype
+    return None
+
+
+def _promoted(a, b):
+    """Tensors ``a`` and ``b``, a 0-d one cast to the dtype ``zero_dim_dtype`` gives it (a
+    recorded, differentiable cast: its gradient goes back in its own dtype)."""
+    if (a.data.ndim == 0) == (b.data.ndim == 0):
+        return a, b
+    if a.data.ndim == 0:
+        dtype = zero_dim_dtype(a.data, b.data)
+        return (a if dtype is None else a.to(dtype)), b
+    dtype = zero_dim_dtype(b.data, a.data)
+    return a, (b if dtype is None else b.to(dtype))
+
+
 def _as_tensors(inputs):
     """The inputs with numbers, lists and arrays wrapped as constant Tensors."""
     if all(isinstance(x, Tensor) for x in inputs):
@@ -311,6 +341,8 @@ def _record(fn, inputs, attrs):
         a, b = inputs
         if type(a) is not Tensor or type(b) is not Tensor:
             a, b = inputs = _as_tensors(inputs)
+        if a.data.dtype is not b.data.dtype and fn.promotes_zero_dim:
+            a, b = inputs = _promoted(a, b)
     elif count == 1:
         a = inputs[0]
         if type(a) is not Tensor:

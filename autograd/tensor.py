@@ -299,22 +299,22 @@ class Tensor:
 
     # --- not differentiable: results are constants ----------------------------------------------
     def __eq__(self, other):
-        return _constant(self.data == _raw(other))
+        return _constant(np.equal(*_comparable(self.data, _raw(other))))
 
     def __ne__(self, other):
-        return _constant(self.data != _raw(other))
+        return _constant(np.not_equal(*_comparable(self.data, _raw(other))))
 
     def __lt__(self, other):
-        return _constant(self.data < _raw(other))
+        return _constant(np.less(*_comparable(self.data, _raw(other))))
 
     def __le__(self, other):
-        return _constant(self.data <= _raw(other))
+        return _constant(np.less_equal(*_comparable(self.data, _raw(other))))
 
     def __gt__(self, other):
-        return _constant(self.data > _raw(other))
+        return _constant(np.greater(*_comparable(self.data, _raw(other))))
 
     def __ge__(self, other):
-        return _constant(self.data >= _raw(other))
+        return _constant(np.greater_equal(*_comparable(self.data, _raw(other))))
 
     # & | ^ ~ on bool and integer tensors (masks): constants, as in PyTorch
     def __and__(self, other):
@@ -380,6 +380,19 @@ def _raw(x):
     return x.data if isinstance(x, Tensor) else x
 
 
+def _comparable(x, y):
+    """``x`` and ``y`` as a comparison sees them: a 0-d array beside a dimensioned one takes the
+    dtype PyTorch would give it (``zero_dim_dtype``), so float32 values are compared in float32.
+    Numbers are left to NumPy, which already treats them so."""
+    if (type(y) is not np.ndarray or y.dtype is x.dtype or (x.ndim == 0) == (y.ndim == 0)):
+        return x, y
+    if y.ndim == 0:
+        dtype = zero_dim_dtype(y, x)
+        return x, (y if dtype is None else y.astype(dtype))
+    dtype = zero_dim_dtype(x, y)
+    return (x if dtype is None else x.astype(dtype)), y
+
+
 def _constant(array):
     return Tensor._make(np.asarray(array), False, None)
 
@@ -417,4 +430,4 @@ def as_tensor(x, like=()):
 
 from . import engine as _engine  # noqa: E402 - the engine and the ops need Tensor defined first
 from . import ops as _ops  # noqa: E402
-from .function import _record  # noqa: E402
+from .function import _record, zero_dim_dtype  # noqa: E402

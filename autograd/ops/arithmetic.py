@@ -10,6 +10,7 @@ from .exposed import exposed
 @exposed("add")
 class Add(Function):
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, a, b):
@@ -25,6 +26,7 @@ class Add(Function):
 @exposed("sub")
 class Sub(Function):
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, a, b):
@@ -40,6 +42,7 @@ class Sub(Function):
 @exposed("mul")
 class Mul(Function):
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, a, b):
@@ -59,6 +62,7 @@ class Mul(Function):
 @exposed("div")
 class Div(Function):
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, a, b):
@@ -96,6 +100,7 @@ class Pow(Function):
     exponent is a constant operand, so only d/da is computed."""
 
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, a, b):

@@ -243,6 +243,7 @@ class Maximum(Function):
     """Elementwise max(a, b); where they tie, each gets half the gradient."""
 
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, a, b):
@@ -264,6 +265,7 @@ class Minimum(Function):
     """Elementwise min(a, b); where they tie, each gets half the gradient."""
 
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, a, b):
@@ -307,6 +309,7 @@ class Where(Function):
     """x where condition holds, else y; the condition is a constant attribute."""
 
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, x, y, condition):
@@ -665,6 +668,7 @@ class Atan2(Function):
     other / (a² + other²) and −a / (a² + other²); both 0 at the origin (PyTorch's rule)."""
 
     __slots__ = ()
+    promotes_zero_dim = True
     backward_runs_on_arrays = True
 
     def forward(self, a, other):

@@ -379,3 +379,54 @@ def test_every_loss_refuses_an_unknown_reduction(loss):
     target = np.array([1]) if loss == "cross_entropy" else np.array([[0.0, 1.0]])
     with pytest.raises(ValueError, match="'mean', 'sum' or 'none'"):
         getattr(F, loss)(x, target, reduction="average")
+
+
+ZERO_DIM_OPS = ["add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2"]
+
+
+def _leaf(lib, array):
+    return (ag.tensor(array.copy(), requires_grad=True) if lib is ag
+            else torch.tensor(array.copy(), requires_grad=True))
+
+
+@pytest.mark.parametrize("zero_first", [False, True])
+@pytest.mark.parametrize("op", ZERO_DIM_OPS)
+def test_a_float64_zero_dim_operand_keeps_a_float32_tensor_float32_as_in_pytorch(op, zero_first,
+                                                                                   rng):
+    """NumPy would compute x32 * s64 in float64; PyTorch keeps the dimensioned operand's dtype
+    and gives the 0-d operand its gradient in its own dtype."""
+    x = rng.uniform(0.5, 2.0, (2, 3)).astype(np.float32)
+    s = np.array(1.25)
+    results = {}
+    for lib in (ag, torch):
+        xt, st = _leaf(lib, x), _leaf(lib, s)
+        out = getattr(lib, op)(*((st, xt) if zero_first else (xt, st)))
+        out.sum().backward()
+        results[lib] = out, xt.grad, st.grad
+    (out, gx, gs), (tout, tgx, tgs) = results[ag], results[torch]
+    assert str(out.dtype) == str(tout.dtype).removeprefix("torch.") == "float32"
+    assert str(gx.dtype) == "float32" and str(gs.dtype) == "float64" == str(tgs.dtype)[6:]
+    close(out, tout, rtol=1e-6, atol=1e-6)
+    close(gx, tgx, rtol=1e-5, atol=1e-6)
+    close(gs, tgs, rtol=1e-5, atol=1e-5)
+
+
+def test_where_and_comparisons_keep_the_dimensioned_operands_dtype_as_in_pytorch():
+    x = np.array([0.1, 0.2, 0.3], np.float32)
+    mask = np.array([True, False, True])
+    ours = ag.where(mask, ag.tensor(x), ag.tensor(0.5))
+    theirs = torch.where(torch.from_numpy(mask), torch.from_numpy(x), torch.tensor(0.5).double())
+    assert str(ours.dtype) == "float32" and theirs.dtype == torch.float32
+    # 0.1 as float32 is 0.10000000149 > 0.1: compared in float64 it would not be <= 0.1
+    for compare in ("__le__", "__lt__", "__eq__", "__ge__", "__gt__", "__ne__"):
+        got = getattr(ag.tensor(x), compare)(ag.tensor(0.1)).data
+        want = getattr(torch.from_numpy(x), compare)(torch.tensor(0.1).double()).numpy()
+        np.testing.assert_array_equal(got, want, err_msg=compare)
+
+
+def test_a_zero_dim_operand_of_a_higher_category_still_promotes(rng):
+    """An integer tensor times a float 0-d tensor is floating point, in both engines."""
+    ours = ag.tensor(np.array([1, 2], np.int32)) * ag.tensor(2.5)
+    theirs = torch.tensor([1, 2], dtype=torch.int32) * torch.tensor(2.5).double()
+    assert str(ours.dtype) == "float64" and theirs.dtype == torch.float64
+    close(ours, theirs)
