@@ -78,7 +78,7 @@ class Function:
     backward_runs_on_arrays = False
 
     #: An elementwise op of two operands: a 0-d operand beside a dimensioned one is cast as
-    #: PyTorch promotes (``zero_dim_dtype``) before ``forward`` runs.
+    #: PyTorch promotes (``zero_dim_casts``) before ``forward`` runs.
     promotes_zero_dim = False
 
     @property
@@ -290,26 +290,24 @@ _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 """PyTorch's dtype categories, in promotion order: bool < integer < floating < complex."""
 
 
-def zero_dim_dtype(zero, other):
-    """The dtype PyTorch gives a 0-d array ``zero`` beside a dimensioned array ``other`` in an
-    elementwise op: ``other``'s, when ``zero``'s category is not higher (a float32 tensor times a
-    float64 0-d tensor is float32, where NumPy would compute in float64); else None (NumPy's
-    promotion agrees)."""
-    if _CATEGORY.get(zero.dtype.kind, 4) <= _CATEGORY.get(other.dtype.kind, -1):
-        return other.dtype
-    return None
+def zero_dim_casts(x, y):
+    """The dtypes PyTorch's promotion gives arrays ``x`` and ``y`` of an elementwise op, as a pair
+    (None: keep your own). Only a 0-d operand beside a dimensioned one changes: it takes the
+    other's dtype when its category is not higher, so a float32 tensor times a float64 0-d
+    tensor is float32 where NumPy would compute in float64. Else NumPy's promotion agrees."""
+    if (x.ndim == 0) == (y.ndim == 0) or x.dtype == y.dtype:
+        return None, None
+    zero, other = (x, y) if x.ndim == 0 else (y, x)
+    if _CATEGORY.get(zero.dtype.kind, 4) > _CATEGORY.get(other.dtype.kind, -1):
+        return None, None
+    return (other.dtype, None) if zero is x else (None, other.dtype)
 
 
 def _promoted(a, b):
-    """Tensors ``a`` and ``b``, a 0-d one cast to the dtype ``zero_dim_dtype`` gives it (a
-    recorded, differentiable cast: its gradient goes back in its own dtype)."""
-    if (a.data.ndim == 0) == (b.data.ndim == 0):
-        return a, b
-    if a.data.ndim == 0:
-        dtype = zero_dim_dtype(a.data, b.data)
-        return (a if dtype is None else a.to(dtype)), b
-    dtype = zero_dim_dtype(b.data, a.data)
-    return a, (b if dtype is None else b.to(dtype))
+    """Tensors ``a`` and ``b``, a 0-d one cast as ``zero_dim_casts`` says (a recorded,
+    differentiable cast: its gradient goes back in its own dtype)."""
+    dtype_a, dtype_b = zero_dim_casts(a.data, b.data)
+    return (a if dtype_a is None else a.to(dtype_a)), (b if dtype_b is None else b.to(dtype_b))
 
 
 def _as_tensors(inputs):

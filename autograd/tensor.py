@@ -382,15 +382,13 @@ def _raw(x):
 
 def _comparable(x, y):
     """``x`` and ``y`` as a comparison sees them: a 0-d array beside a dimensioned one takes the
-    dtype PyTorch would give it (``zero_dim_dtype``), so float32 values are compared in float32.
+    dtype PyTorch would give it (``zero_dim_casts``), so float32 values are compared in float32.
     Numbers are left to NumPy, which already treats them so."""
-    if (type(y) is not np.ndarray or y.dtype is x.dtype or (x.ndim == 0) == (y.ndim == 0)):
+    if type(y) is not np.ndarray:
         return x, y
-    if y.ndim == 0:
-        dtype = zero_dim_dtype(y, x)
-        return x, (y if dtype is None else y.astype(dtype))
-    dtype = zero_dim_dtype(x, y)
-    return (x if dtype is None else x.astype(dtype)), y
+    dtype_x, dtype_y = zero_dim_casts(x, y)
+    return (x if dtype_x is None else x.astype(dtype_x)), (y if dtype_y is None
+                                                            else y.astype(dtype_y))
 
 
 def _constant(array):
@@ -430,4 +428,4 @@ def as_tensor(x, like=()):
 
 from . import engine as _engine  # noqa: E402 - the engine and the ops need Tensor defined first
 from . import ops as _ops  # noqa: E402
-from .function import _record, zero_dim_dtype  # noqa: E402
+from .function import _record, zero_dim_casts  # noqa: E402
