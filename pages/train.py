@@ -1,5 +1,7 @@
 """Train page: TensorFlow Playground's lesson on this engine, one sample's graph a click away."""
 
+import time
+
 import streamlit as st
 
 from pages.ui import frame, keys, notes, training
@@ -92,12 +94,16 @@ with setup:
                          options=choices.REG_RATES)
 
 
-@st.fragment(run_every=training.INTERVAL_S if running else None)
+@st.fragment(run_every=training.update_interval() if running else None)
 def live() -> None:
-    """Train a chunk (while running) and draw every picture; reruns on its own timer."""
+    """Train a chunk (while running) and draw every picture; reruns on its own timer, at the
+    pace the server's trainers share."""
     training.switch_if_opened()
+    started = time.thread_time()
+    if running and training.running() and training.timer_out_of_step():
+        st.rerun()  # more or fewer classmates train now: a full rerun sets the timer anew
     if training.running():
-        trainer.run(st.session_state[keys.TRAIN_SPEED], budget_s=training.BUDGET_S)
+        trainer.run(training.steps_per_update(), budget_s=training.BUDGET_S)
         if trainer.diverged:
             st.session_state[keys.TRAIN_RUNNING] = False
     if running and not training.running():
@@ -110,6 +116,9 @@ def live() -> None:
     stats[3].metric("Test loss", number(last.test_loss))
     stats[4].metric("Test accuracy", "–" if last.test_accuracy is None
                     else f"{100 * last.test_accuracy:.1f} %")
+    pace_note = training.pace_note() if training.running() else None
+    if pace_note:
+        st.caption(pace_note)
     if trainer.diverged:
         st.error(f"The loss became {number(trainer.last_loss)} at step {trainer.steps}: the "
                  "learning rate is too large for this network. Press Reset, then lower the "
@@ -159,6 +168,8 @@ def live() -> None:
                 icon=":material/account_tree:", type="primary",
                 on_click=training.open_sample_graph)
     notes.show_error("train")
+    if training.running():
+        training.report_update(started)
 
 
 with live_area:

@@ -15,11 +15,15 @@ way `st.navigation` runs it, with the same widget identities, on its first run a
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from contextvars import ContextVar
 from pathlib import Path
 
 import streamlit as st
 
+import playground
+from pages import ui
 from pages.ui import keys, notes, session, sidebar
 from playground.collector import freeze_shared_objects
 
@@ -50,8 +54,9 @@ def navigation() -> st.Page:
 
 def run_app() -> None:
     """The entry script's whole job: the frame, then the chosen page inside it. The first run in
-    the process first freezes the imported modules out of the garbage collector's sight."""
-    freeze_imported_modules()
+    the process first imports what every page needs and freezes it out of the garbage
+    collector's sight."""
+    prepare_process()
     st.session_state[keys.ENTRY_RERUN] = False
     chosen = _draw()
     token = _IN_FRAME.set(True)
@@ -62,8 +67,15 @@ def run_app() -> None:
 
 
 @st.cache_resource(show_spinner=False)
-def freeze_imported_modules() -> None:
-    """`freeze_shared_objects`, once per process (Streamlit's cache of shared resources)."""
+def prepare_process() -> None:
+    """Once per process (Streamlit's cache of shared resources runs it once; other sessions
+    wait), before any page: import every module the pages use, then `freeze_shared_objects`.
+    Two sessions arriving together on a fresh server would otherwise import them at once, and
+    two threads importing modules that import each other can meet one half-initialised
+    (Python's import deadlock avoidance): an ImportError on the page."""
+    for package in (ui, playground):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
     freeze_shared_objects()
 
 

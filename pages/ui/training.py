@@ -9,6 +9,8 @@ address bar and the page's share link reproduce the lesson; the weights never tr
 
 from __future__ import annotations
 
+import time
+import uuid
 from dataclasses import replace
 from urllib.parse import urlencode
 
@@ -18,9 +20,10 @@ from pages.ui import frame, keys, session
 from playground import view
 from playground.training import Trainer, TrainSettings, sample_spec, settings_from_query
 from playground.training import settings as choices
+from playground.training.pace import Pace
 
 INTERVAL_S = 0.4
-"""Seconds between two updates while training runs."""
+"""Seconds between two updates while one session trains alone (more share the core: `pace`)."""
 BUDGET_S = 0.06
 """Most seconds of training in one update; the pictures take the rest of the rerun."""
 SPEEDS = (1, 5, 10, 25, 50, 100, 250)
@@ -145,6 +148,52 @@ def switch_if_opened() -> None:
     """After `open_sample_graph`, go to the Graph page."""
     if st.session_state.pop(keys.TRAIN_GO_GRAPH, False):
         st.switch_page(frame.page("graph.py"))
+
+
+# --- the pace shared by every trainer of the server ---------------------------------------------
+
+
+@st.cache_resource(show_spinner=False)
+def pace() -> Pace:
+    """The server's one `Pace`: how often every running trainer updates."""
+    return Pace(base_s=INTERVAL_S)
+
+
+def update_interval() -> float:
+    """Seconds between this session's updates, for the timer the page sets now."""
+    st.session_state[keys.TRAIN_INTERVAL] = pace().interval()
+    return st.session_state[keys.TRAIN_INTERVAL]
+
+
+def timer_out_of_step() -> bool:
+    """True when the class's pace moved a quarter away from the timer this page set: a full
+    rerun then sets the new one."""
+    wanted, current = pace().interval(), st.session_state.get(keys.TRAIN_INTERVAL, INTERVAL_S)
+    return abs(wanted - current) > 0.25 * current
+
+
+def steps_per_update() -> int:
+    """The chosen steps per 0.4 s, times the intervals that fit into this session's timer: a
+    busy server updates less often, not slower (each update stays within `BUDGET_S`)."""
+    interval = st.session_state.get(keys.TRAIN_INTERVAL, INTERVAL_S)
+    return max(1, round(st.session_state[keys.TRAIN_SPEED] * interval / INTERVAL_S))
+
+
+def pace_note() -> str | None:
+    """What the page says while classmates share the server's core with this session."""
+    interval = st.session_state.get(keys.TRAIN_INTERVAL, INTERVAL_S)
+    if interval <= INTERVAL_S:
+        return None
+    return (f"{pace().active()} sessions are training on this server, so updates come every "
+            f"{interval:.1f} s instead of {INTERVAL_S:g} s, with as many more steps each: the "
+            "rest of the class stays quick.")
+
+
+def report_update(started: float) -> None:
+    """Tell the pace the CPU time this update (training and pictures) took since `started`, a
+    `time.thread_time()`."""
+    trainer_key = st.session_state.setdefault(keys.TRAIN_PACE_KEY, uuid.uuid4().hex)
+    pace().report(trainer_key, time.thread_time() - started)
 
 
 # --- settings widgets ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The Graph, Gradients and Gradient check pages in AppTest, on the default graph and presets."""
 
 import shutil
+import sys
 
 import pytest
 from app_helpers import (
@@ -34,15 +35,17 @@ def test_every_page_draws_the_default_graph_without_errors(page):
     assert at.title[0].value in ("Build", "Graph", "Gradients", "Gradient check")
 
 
-def test_the_first_run_in_a_process_freezes_the_imported_modules_and_later_runs_do_not(
+def test_the_first_run_in_a_process_imports_every_page_module_and_freezes_and_later_runs_do_not(
         monkeypatch):
-    frame.freeze_imported_modules.clear()
+    frame.prepare_process.clear()
     calls = []
     monkeypatch.setattr(frame, "freeze_shared_objects", lambda: calls.append(1))
     run(new_app())
     run(new_app(page=GRAPH))
     assert calls == [1]
-    frame.freeze_imported_modules.clear()
+    assert {"pages.ui.training", "playground.training.pace", "playground.registry.losses"} <= set(
+        sys.modules)
+    frame.prepare_process.clear()
 
 
 @pytest.mark.parametrize(("page", "title"), list(zip(PAGES, [t for _, t, _ in frame.PAGES])))

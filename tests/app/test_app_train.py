@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from app_helpers import run, spec_of, start
 
-from pages.ui import keys
+from pages.ui import keys, training
 from playground.evaluate import evaluate
 from playground.training import TrainSettings
 from playground.training import settings as choices
@@ -176,3 +176,30 @@ def test_no_combination_raises(dataset, activation, loss, optimizer):
     press(at, keys.TRAIN_STEP)
     assert steps_of(at) == 1 and not at.error
     assert len(at.get("vega_lite_chart")) == (4 if dataset == "surface" else 5)
+
+
+def test_a_busy_server_updates_less_often_with_as_many_more_steps_each():
+    """29 classmates already training fill the shared pace: this page's timer waits the longest
+    interval (4 s, ten times the 0.4 s of one trainer alone), and each update takes more steps."""
+    pace = training.pace()
+    for i in range(29):
+        pace.report(f"classmate {i}", 0.05)
+    try:
+        at = start(page=TRAIN)
+        press(at, keys.TRAIN_PLAY)
+        assert at.session_state[keys.TRAIN_INTERVAL] == 4.0
+        before = trainer_of(at).steps
+        run(at)
+        assert trainer_of(at).steps - before > 25  # one update at 0.4 s takes 25
+        assert any("30 sessions are training on this server" in c.value for c in at.caption)
+    finally:
+        training.pace.clear()
+
+
+def test_one_trainer_alone_updates_every_0_4_s_and_says_nothing_about_pace():
+    training.pace.clear()
+    at = start(page=TRAIN)
+    press(at, keys.TRAIN_PLAY)
+    assert at.session_state[keys.TRAIN_INTERVAL] == 0.4
+    assert not any("training on this server" in c.value for c in at.caption)
+    training.pace.clear()

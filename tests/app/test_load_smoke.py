@@ -1,7 +1,7 @@
 """A class of 30 on one real server, briefly: the load client of benchmarks/load.py drives 30
 concurrent sessions through the whole visit (share link, Gradients, Gradient check, epsilon,
-Build, an expression of each student's own, Undo), and one heavy student submits the heaviest
-graphs the limits allow meanwhile.
+Build, an expression of each student's own, Undo), while one heavy student submits the heaviest
+graphs the limits allow and two train on the Train page (its timer, then Pause).
 
 It checks isolation, not speed (the benchmark prints the figures): every student finishes,
 no exception reaches a page, nobody is disconnected, and no session ever shows another's graph
@@ -41,15 +41,18 @@ def test_thirty_concurrent_sessions_never_see_each_others_graphs(server):
     link = share.encode(presets.get("mlp").spec)
     outcomes = asyncio.run(asyncio.wait_for(
         load.run_class(server.url, link, STUDENTS, join=2.0, heavy=1, static=[],
-                       baseline=False),
+                       baseline=False, trainers=2),
         timeout=240))
-    students, heavy = outcomes[:STUDENTS], outcomes[STUDENTS:]
+    students, heavy, trainers = (outcomes[:STUDENTS], outcomes[STUDENTS:STUDENTS + 1],
+                                 outcomes[STUDENTS + 1:])
     errors = [e for o in outcomes for e in o.errors]
     assert not errors, errors[:5]
     assert all(len(o.times) == len(load.ACTIONS) for o in students)
     assert sum(o.foreign for o in students) == 0
     assert sum(o.exceptions + o.disconnects for o in outcomes) == 0
     assert heavy and heavy[0].times.get("heavy apply")
+    assert len(trainers) == 2
+    assert all(o.times.get("train update") and o.times.get("Pause") for o in trainers)
 
 
 def _state(widget_id: str, **value):

@@ -1,0 +1,70 @@
+"""How often each running trainer updates, so that a class training at once leaves the server's
+core to everybody else.
+
+Every Train page that trains reports the CPU time of each update (``Pace.report``). All of them
+then wait the same interval between updates: what the active trainers' updates cost together,
+divided by the share of one core that training may use (``share``), never below ``base_s`` and
+never above ``max_s``. An update's cost is its script thread's CPU time times ``overhead``, for
+the work Streamlit does outside that thread to send the pictures (about as much again, measured
+with ``benchmarks/load.py --trainers``). CPU time rather than wall time, so that waiting for the
+other sessions does not count as cost. One student alone updates every 0.4 s, as before; a class
+of thirty slows down instead of slowing everybody else down. A trainer that has not reported for
+``stale_s`` (paused, closed, gone) no longer counts.
+
+One ``Pace`` serves the whole server (the page keeps it with ``st.cache_resource``): it is the
+one piece of state that sessions share on purpose, and it holds only timings. Thread-safe; plain
+Python, no Streamlit.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+
+class Pace:
+    """The shared update interval of the trainers running in one server process."""
+
+    def __init__(self, base_s: float = 0.4, share: float = 0.5, overhead: float = 2.0,
+                 max_s: float = 4.0, stale_s: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if not 0 < base_s <= max_s < stale_s:
+            raise ValueError("Pace needs 0 < base_s <= max_s < stale_s, so that a trainer "
+                             "waiting the longest interval still counts as active")
+        self.base_s, self.share, self.overhead = base_s, share, overhead
+        self.max_s, self.stale_s = max_s, stale_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._costs: dict[str, tuple[float, float]] = {}  # trainer -> (seconds, reported at)
+
+    def report(self, trainer: str, cpu_seconds: float) -> float:
+        """Record that ``trainer`` (a key unique to one session) just spent ``cpu_seconds`` of
+        its thread on one update; return the interval it should wait before the next."""
+        now = self._clock()
+        cost = cpu_seconds * self.overhead
+        with self._lock:
+            previous = self._costs.get(trainer)
+            smooth = cost if previous is None else 0.5 * (previous[0] + cost)
+            self._costs[trainer] = (smooth, now)
+            return self._current(now)
+
+    def interval(self) -> float:
+        """The interval a trainer starting now would get."""
+        with self._lock:
+            return self._current(self._clock())
+
+    def active(self) -> int:
+        """How many trainers count now."""
+        with self._lock:
+            self._drop_stale(self._clock())
+            return len(self._costs)
+
+    def _current(self, now: float) -> float:
+        self._drop_stale(now)
+        total = sum(cost for cost, _ in self._costs.values())
+        return min(self.max_s, max(self.base_s, total / self.share))
+
+    def _drop_stale(self, now: float) -> None:
+        for trainer in [t for t, (_, at) in self._costs.items() if now - at > self.stale_s]:
+            del self._costs[trainer]

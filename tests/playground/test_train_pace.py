@@ -1,0 +1,72 @@
+"""The pace shared by the trainers of one server: alone as before, a class slowed down fairly."""
+
+import threading
+
+import pytest
+
+from playground.training.pace import Pace
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_one_trainer_alone_keeps_the_pages_own_rhythm():
+    pace = Pace(clock=Clock())
+    assert pace.interval() == 0.4
+    assert pace.report("a", 0.02) == 0.4  # 2 x 0.02 s of 0.5 core: 0.08 s, under 0.4 s
+    assert pace.active() == 1
+
+
+def test_a_class_waits_for_what_all_its_updates_cost_on_half_a_core():
+    pace = Pace(clock=Clock())
+    for i in range(30):
+        interval = pace.report(f"s{i}", 0.03)
+    assert interval == pytest.approx(30 * 0.03 * 2.0 / 0.5)  # 3.6 s
+    assert pace.interval() == interval
+
+
+def test_the_interval_is_capped_and_smoothed():
+    pace = Pace(clock=Clock())
+    assert pace.report("a", 5.0) == 4.0  # max_s
+    pace = Pace(clock=Clock())
+    pace.report("a", 0.2)
+    assert pace.report("a", 0.6) == pytest.approx((0.2 + 0.6) / 2 * 2.0 / 0.5)
+
+
+def test_trainers_that_stopped_reporting_stop_counting():
+    clock = Clock()
+    pace = Pace(clock=clock)
+    for i in range(10):
+        pace.report(f"s{i}", 0.05)
+    assert pace.interval() == pytest.approx(2.0)
+    clock.now = 9.0
+    pace.report("s0", 0.05)
+    clock.now = 15.0  # s1..s9 last reported 15 s ago, s0 6 s ago
+    assert pace.active() == 1
+    assert pace.interval() == 0.4
+
+
+def test_reports_from_many_threads_are_all_counted():
+    pace = Pace(clock=Clock(), max_s=100.0, stale_s=1000.0)
+
+    def report(start):
+        for i in range(start, start + 100):
+            pace.report(f"s{i}", 0.001)
+
+    threads = [threading.Thread(target=report, args=(100 * k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert pace.active() == 800
+    assert pace.interval() == pytest.approx(800 * 0.001 * 2.0 / 0.5)
+
+
+def test_a_pace_whose_longest_wait_would_make_a_trainer_stale_is_refused():
+    with pytest.raises(ValueError, match="max_s < stale_s"):
+        Pace(max_s=20.0, stale_s=10.0)
