@@ -160,9 +160,14 @@ def pace() -> Pace:
 
 
 def update_interval() -> float:
-    """Seconds between this session's updates, for the timer the page sets now."""
-    st.session_state[keys.TRAIN_INTERVAL] = pace().interval()
+    """Seconds between this session's updates, for the timer the page sets now (as it starts
+    training, the session joins the pace)."""
+    st.session_state[keys.TRAIN_INTERVAL] = pace().report(_pace_key())
     return st.session_state[keys.TRAIN_INTERVAL]
+
+
+def _pace_key() -> str:
+    return st.session_state.setdefault(keys.TRAIN_PACE_KEY, uuid.uuid4().hex)
 
 
 def timer_out_of_step() -> bool:
@@ -192,8 +197,7 @@ def pace_note() -> str | None:
 def report_update(started: float) -> None:
     """Tell the pace the CPU time this update (training and pictures) took since `started`, a
     `time.thread_time()`."""
-    trainer_key = st.session_state.setdefault(keys.TRAIN_PACE_KEY, uuid.uuid4().hex)
-    pace().report(trainer_key, time.thread_time() - started)
+    pace().report(_pace_key(), time.thread_time() - started)
 
 
 # --- settings widgets ---------------------------------------------------------------------------

@@ -27,25 +27,34 @@ class Pace:
     """The shared update interval of the trainers running in one server process."""
 
     def __init__(self, base_s: float = 0.4, share: float = 0.5, overhead: float = 2.0,
-                 max_s: float = 4.0, stale_s: float = 10.0,
+                 max_s: float = 4.0, stale_s: float = 10.0, first_guess_s: float = 0.1,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if not 0 < base_s <= max_s < stale_s:
             raise ValueError("Pace needs 0 < base_s <= max_s < stale_s, so that a trainer "
                              "waiting the longest interval still counts as active")
         self.base_s, self.share, self.overhead = base_s, share, overhead
-        self.max_s, self.stale_s = max_s, stale_s
+        self.max_s, self.stale_s, self.first_guess_s = max_s, stale_s, first_guess_s
         self._clock = clock
         self._lock = threading.Lock()
         self._costs: dict[str, tuple[float, float]] = {}  # trainer -> (seconds, reported at)
 
-    def report(self, trainer: str, cpu_seconds: float) -> float:
+    def report(self, trainer: str, cpu_seconds: float | None = None) -> float:
         """Record that ``trainer`` (a key unique to one session) just spent ``cpu_seconds`` of
-        its thread on one update; return the interval it should wait before the next."""
+        its thread on one update, or, with None, that it starts (counted at the others' mean
+        cost, or ``first_guess_s``, until it reports: a class pressing Start together is paced
+        from its first update on); return the interval it should wait before the next."""
         now = self._clock()
-        cost = cpu_seconds * self.overhead
         with self._lock:
+            self._drop_stale(now)
             previous = self._costs.get(trainer)
-            smooth = cost if previous is None else 0.5 * (previous[0] + cost)
+            if cpu_seconds is None:
+                if previous is not None:
+                    return self._current(now)
+                known = [cost for cost, _ in self._costs.values()]
+                smooth = sum(known) / len(known) if known else self.first_guess_s
+            else:
+                cost = cpu_seconds * self.overhead
+                smooth = cost if previous is None else 0.5 * (previous[0] + cost)
             self._costs[trainer] = (smooth, now)
             return self._current(now)
 

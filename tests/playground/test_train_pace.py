@@ -70,3 +70,13 @@ def test_reports_from_many_threads_are_all_counted():
 def test_a_pace_whose_longest_wait_would_make_a_trainer_stale_is_refused():
     with pytest.raises(ValueError, match="max_s < stale_s"):
         Pace(max_s=20.0, stale_s=10.0)
+
+
+def test_a_trainer_that_starts_counts_at_the_others_mean_cost_until_it_reports():
+    pace = Pace(clock=Clock())
+    assert pace.report("first") == pytest.approx(0.4)  # 0.1 s guessed: 0.2 s of half a core
+    pace.report("first", 0.05)  # its own cost now: (0.1 + 0.1) / 2
+    pace.report("second")
+    assert pace.active() == 2
+    assert pace.interval() == pytest.approx(2 * 0.1 / 0.5)
+    assert pace.report("second") == pytest.approx(0.4)  # already counted: no change
