@@ -11,8 +11,10 @@ machine little beside the server. Each one
 
 Students join evenly spread over `--join` seconds. `--heavy N` adds N students who keep
 submitting the heaviest graphs the limits allow (new seeds each time, so no cache helps) and
-open Gradient check on them, until the class is done. Every student also checks that it only
-ever sees its own graph (its node names, not another student's).
+open Gradient check on them, until the class is done; `--trainers N` adds N who press Start on
+the Train page and keep its timed fragment running as a browser does, then press Pause (their
+rows: each update's time, the time between updates, the Pause click). Every student also
+checks that it only ever sees its own graph (its node names, not another student's).
 
 The table gives, per action, the median and 95th percentile from request to "script finished"
 (for the first action, from joining to the drawing), with exceptions shown by the app and
@@ -29,6 +31,7 @@ replicas' and nginx's CPU and memory added up). `--url` points it at a running s
 
     python benchmarks/load.py                          # 30 students joining within 10 s
     python benchmarks/load.py --students 60 --heavy 1 --cold
+    python benchmarks/load.py --trainers 30            # and 30 more training on the Train page
     python benchmarks/load.py --server-arg=--server.fileWatcherType=auto
     python benchmarks/load.py --serve 2 --cold             # through nginx, 2 replicas
     python benchmarks/load.py --url http://127.0.0.1:8080 --pids 1234,1235
