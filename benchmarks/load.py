@@ -369,6 +369,24 @@ async def fetch_static(url: str, paths: list[str], cookie: str = "", connections
     return received
 
 
+@contextlib.asynccontextmanager
+async def _visit(session: Session, who: str):
+    """Around one simulated visit: a dropped connection, or a page without the widget the visit
+    needs, is counted in the session's outcome instead of stopping the class; the websocket
+    is closed in any case."""
+    outcome = session.outcome
+    try:
+        yield
+    except (websockets.ConnectionClosed, OSError, asyncio.IncompleteReadError) as error:
+        outcome.disconnects += 1
+        outcome.errors.append(f"{who}: {type(error).__name__}: {error}")
+    except RuntimeError as error:
+        outcome.errors.append(f"{who}: {error}")
+    finally:
+        with contextlib.suppress(Exception):
+            await session.close()
+
+
 def student_program(number: int) -> str:
     """The short expression student `number` applies: node names of its own."""
     return (f"s{number}_x = [{number % 7}.0, 1.0]\ns{number}_w = [0.5, -1.5]\n"
@@ -383,7 +401,7 @@ async def student(url: str, link: str, number: int, start_at: float,
     await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
     joined = time.perf_counter()
     session = Session(url, outcome)
-    try:
+    async with _visit(session, f"student {number}"):
         first, later = static if static else ([], [])
         if first:
             await fetch_static(url, first, session.cookie)
@@ -419,14 +437,6 @@ async def student(url: str, link: str, number: int, start_at: float,
             _check_own_drawing(session, outcome, number, expect_own=False)
         if lazily is not None:
             await lazily
-    except (websockets.ConnectionClosed, OSError, asyncio.IncompleteReadError) as error:
-        outcome.disconnects += 1
-        outcome.errors.append(f"student {number}: {type(error).__name__}: {error}")
-    except RuntimeError as error:
-        outcome.errors.append(f"student {number}: {error}")
-    finally:
-        with contextlib.suppress(Exception):
-            await session.close()
     return outcome
 
 
@@ -457,7 +467,7 @@ async def heavy_student(url: str, link: str, stop: asyncio.Event) -> Outcome:
     outcome = Outcome()
     session = Session(url, outcome)
     seed = random.randrange(10**6)
-    try:
+    async with _visit(session, "heavy student"):
         await session.connect()
         session.query = urllib.parse.urlencode({"graph": link})
         await session.rerun(page="build")
@@ -475,14 +485,6 @@ async def heavy_student(url: str, link: str, stop: asyncio.Event) -> Outcome:
                 outcome.add("heavy check", time.perf_counter() - t)
                 if stop.is_set():
                     break
-    except (websockets.ConnectionClosed, OSError) as error:
-        outcome.disconnects += 1
-        outcome.errors.append(f"heavy student: {type(error).__name__}: {error}")
-    except RuntimeError as error:
-        outcome.errors.append(f"heavy student: {error}")
-    finally:
-        with contextlib.suppress(Exception):
-            await session.close()
     return outcome
 
 
@@ -493,7 +495,7 @@ async def trainer(url: str, stop: asyncio.Event) -> Outcome:
     presses Pause. "train period" is the time from one update's end to the next one's."""
     outcome = Outcome()
     session = Session(url, outcome)
-    try:
+    async with _visit(session, "trainer"):
         await session.connect()
         await session.rerun(page="train")
         await session.rerun(widgets=[_trigger(session.widget("w_train_play"))])
@@ -512,14 +514,6 @@ async def trainer(url: str, stop: asyncio.Event) -> Outcome:
         sent = time.perf_counter()
         await session.rerun(widgets=[_trigger(session.widget("w_train_play"))])
         outcome.add("Pause", time.perf_counter() - sent)
-    except (websockets.ConnectionClosed, OSError) as error:
-        outcome.disconnects += 1
-        outcome.errors.append(f"trainer: {type(error).__name__}: {error}")
-    except RuntimeError as error:
-        outcome.errors.append(f"trainer: {error}")
-    finally:
-        with contextlib.suppress(Exception):
-            await session.close()
     return outcome
 
 
