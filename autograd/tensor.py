@@ -299,22 +299,22 @@ class Tensor:
 
     # --- not differentiable: results are constants ----------------------------------------------
     def __eq__(self, other):
-        return _constant(np.equal(*_comparable(self.data, _raw(other))))
+        return _compared(np.equal, self, other)
 
     def __ne__(self, other):
-        return _constant(np.not_equal(*_comparable(self.data, _raw(other))))
+        return _compared(np.not_equal, self, other)
 
     def __lt__(self, other):
-        return _constant(np.less(*_comparable(self.data, _raw(other))))
+        return _compared(np.less, self, other)
 
     def __le__(self, other):
-        return _constant(np.less_equal(*_comparable(self.data, _raw(other))))
+        return _compared(np.less_equal, self, other)
 
     def __gt__(self, other):
-        return _constant(np.greater(*_comparable(self.data, _raw(other))))
+        return _compared(np.greater, self, other)
 
     def __ge__(self, other):
-        return _constant(np.greater_equal(*_comparable(self.data, _raw(other))))
+        return _compared(np.greater_equal, self, other)
 
     # & | ^ ~ on bool and integer tensors (masks): constants, as in PyTorch
     def __and__(self, other):
@@ -380,15 +380,16 @@ def _raw(x):
     return x.data if isinstance(x, Tensor) else x
 
 
-def _comparable(x, y):
-    """``x`` and ``y`` as a comparison sees them: a 0-d array beside a dimensioned one takes the
-    dtype PyTorch would give it (``zero_dim_casts``), so float32 values are compared in float32.
-    Numbers are left to NumPy, which already treats them so."""
-    if type(y) is not np.ndarray:
-        return x, y
-    dtype_x, dtype_y = zero_dim_casts(x, y)
-    return (x if dtype_x is None else x.astype(dtype_x)), (y if dtype_y is None
-                                                            else y.astype(dtype_y))
+def _compared(ufunc, tensor, other):
+    """A comparison's constant result. A 0-d array beside a dimensioned one first takes the
+    dtype PyTorch would give it (``zero_dim_casts``), so float32 values are compared in float32;
+    numbers are left to NumPy, which already treats them so."""
+    x, y = tensor.data, _raw(other)
+    if type(y) is np.ndarray:
+        dtype_x, dtype_y = zero_dim_casts(x, y)
+        x = x if dtype_x is None else x.astype(dtype_x)
+        y = y if dtype_y is None else y.astype(dtype_y)
+    return _constant(ufunc(x, y))
 
 
 def _constant(array):
