@@ -170,27 +170,28 @@ def _pace_key() -> str:
     return st.session_state.setdefault(keys.TRAIN_PACE_KEY, uuid.uuid4().hex)
 
 
+def _timer() -> float:
+    """Seconds of the update timer the page last set."""
+    return st.session_state.get(keys.TRAIN_INTERVAL, INTERVAL_S)
+
+
 def timer_out_of_step() -> bool:
-    """True when the class's pace moved a quarter away from the timer this page set: a full
-    rerun then sets the new one."""
-    wanted, current = pace().interval(), st.session_state.get(keys.TRAIN_INTERVAL, INTERVAL_S)
-    return abs(wanted - current) > 0.25 * current
+    """True when the class's pace moved away from the timer this page set: a full rerun then
+    sets the new one."""
+    return pace().out_of_step(_timer())
 
 
 def steps_per_update() -> int:
-    """The chosen steps per 0.4 s, times the intervals that fit into this session's timer: a
-    busy server updates less often, not slower (each update stays within `BUDGET_S`)."""
-    interval = st.session_state.get(keys.TRAIN_INTERVAL, INTERVAL_S)
-    return max(1, round(st.session_state[keys.TRAIN_SPEED] * interval / INTERVAL_S))
+    """The chosen steps per 0.4 s, scaled to this session's timer (within `BUDGET_S`)."""
+    return pace().steps(st.session_state[keys.TRAIN_SPEED], _timer())
 
 
 def pace_note() -> str | None:
     """What the page says while classmates share the server's core with this session."""
-    interval = st.session_state.get(keys.TRAIN_INTERVAL, INTERVAL_S)
-    if interval <= INTERVAL_S:
+    if _timer() <= INTERVAL_S:
         return None
     return (f"{pace().active()} sessions are training on this server, so updates come every "
-            f"{interval:.1f} s instead of {INTERVAL_S:g} s, with as many more steps each: the "
+            f"{_timer():.1f} s instead of {INTERVAL_S:g} s, with as many more steps each: the "
             "rest of the class stays quick.")
 
 

@@ -63,6 +63,16 @@ class Pace:
         with self._lock:
             return self._current(self._clock())
 
+    def out_of_step(self, timer_s: float) -> bool:
+        """True when the shared interval has moved more than a quarter away from ``timer_s``,
+        the interval a trainer's timer was set to: time to set it anew."""
+        return abs(self.interval() - timer_s) > 0.25 * timer_s
+
+    def steps(self, steps_per_base: int, timer_s: float) -> int:
+        """The steps an update of a trainer waiting ``timer_s`` takes, so that training keeps
+        ``steps_per_base`` steps per ``base_s``: a busy server updates less often, not slower."""
+        return max(1, round(steps_per_base * timer_s / self.base_s))
+
     def active(self) -> int:
         """How many trainers count now."""
         with self._lock:

@@ -80,3 +80,12 @@ def test_a_trainer_that_starts_counts_at_the_others_mean_cost_until_it_reports()
     assert pace.active() == 2
     assert pace.interval() == pytest.approx(2 * 0.1 / 0.5)
     assert pace.report("second") == pytest.approx(0.4)  # already counted: no change
+
+
+def test_a_timer_a_quarter_away_from_the_pace_is_out_of_step_and_steps_scale_with_it():
+    pace = Pace(clock=Clock())
+    for i in range(10):
+        pace.report(f"s{i}", 0.05)  # 2.0 s
+    assert pace.out_of_step(0.4) and pace.out_of_step(2.7)
+    assert not pace.out_of_step(1.7) and not pace.out_of_step(2.0)
+    assert pace.steps(25, 2.0) == 125 and pace.steps(25, 0.4) == 25 and pace.steps(1, 0.1) == 1
