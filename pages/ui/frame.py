@@ -73,10 +73,15 @@ def prepare_process() -> None:
     Two sessions arriving together on a fresh server would otherwise import them at once, and
     two threads importing modules that import each other can meet one half-initialised
     (Python's import deadlock avoidance): an ImportError on the page."""
+    import_page_modules()
+    freeze_shared_objects()
+
+
+def import_page_modules() -> None:
+    """Import every module of `pages.ui` and `playground`: what the pages can ask for."""
     for package in (ui, playground):
         for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             importlib.import_module(module.name)
-    freeze_shared_objects()
 
 
 def route_through_entry_script() -> None:
