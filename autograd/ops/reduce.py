@@ -158,15 +158,33 @@ class LogSumExp(_Reduction):
         return self._reduce(tangent * np.exp(a - out.reshape(self.kept)))
 
 
+def _softmax_axis(name, axis, a):
+    """softmax's and log_softmax's axis, which must be given: PyTorch's legacy default (0 for
+    0-, 1- and 3-D input, else 1) differs from the last axis a student expects, so there is no
+    default to get silently wrong."""
+    if axis is None:
+        raise TypeError(
+            f"{name}() needs the axis to normalise over, for input of shape {a.shape}: pass "
+            f"dim=-1 for the last axis, as PyTorch recommends (e.g. x.{name}(dim=-1)). PyTorch's "
+            "implicit dim is deprecated and is not always the last axis (0 for 3-D input)")
+    _axes(axis, a.ndim)  # out of range: the usual message
+    return axis
+
+
 @exposed("softmax")
 class Softmax(Function):
-    """exp(a) / sum(exp(a)) along one axis, shifted by the max for stability."""
+    """exp(a) / sum(exp(a)) along one axis (``dim``, required as PyTorch recommends), shifted
+    by the max for stability."""
 
     __slots__ = ("axis",)
     backward_runs_on_arrays = True
 
-    def forward(self, a, axis=-1):
-        self.axis = axis
+    def forward(self, a, axis=None):
+        self.axis = axis = _softmax_axis("softmax", axis, a)
+        if a.size == 0:  # nothing to normalise (PyTorch returns the empty tensor)
+            out = a.copy()
+            self.save_for_backward(out)
+            return out
         e = np.exp(a - a.max(axis=axis, keepdims=True))
         out = e / e.sum(axis=axis, keepdims=True)
         self.save_for_backward(out)
@@ -183,13 +201,17 @@ class Softmax(Function):
 
 @exposed("log_softmax")
 class LogSoftmax(Function):
-    """a - logsumexp(a) along one axis."""
+    """a - logsumexp(a) along one axis (``dim``, required as PyTorch recommends)."""
 
     __slots__ = ("axis",)
     backward_runs_on_arrays = True
 
-    def forward(self, a, axis=-1):
-        self.axis = axis
+    def forward(self, a, axis=None):
+        self.axis = axis = _softmax_axis("log_softmax", axis, a)
+        if a.size == 0:
+            out = a.copy()
+            self.save_for_backward(out)
+            return out
         shifted = a - a.max(axis=axis, keepdims=True)
         out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
         self.save_for_backward(out)

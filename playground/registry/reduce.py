@@ -7,11 +7,23 @@ import autograd as ag
 from .. import torch_code
 from .entry import AXIS, KEEPDIMS, LAST, Attr, OpInfo, reduction
 
+
+def _softmax(x, axis=-1):
+    """The expression language's softmax: the last axis unless told (its documented default;
+    the engine's softmax, as PyTorch's, asks for dim)."""
+    return ag.softmax(x, axis)
+
+
+def _log_softmax(x, axis=-1):
+    """log_softmax over the last axis unless told (see _softmax)."""
+    return ag.log_softmax(x, axis)
+
+
 ENTRIES = (
     OpInfo(
         "softmax", 1, (LAST,), "Exponentials normalised to sum to 1 along an axis.",
         r"\frac{\partial y_i}{\partial x_j} = y_i\,(\delta_{ij} - y_j)",
-        ag.softmax, "softmax(x, axis=-1)", torch_code.call("torch.softmax", dim="axis"),
+        _softmax, "softmax(x, axis=-1)", torch_code.call("torch.softmax", dim="axis"),
         sentence=(
             'Raising one logit raises its own probability and lowers all others, because the '
             'probabilities must still sum to 1.'
@@ -20,7 +32,7 @@ ENTRIES = (
     OpInfo(
         "log_softmax", 1, (LAST,), "Logarithm of softmax, computed stably.",
         r"\frac{\partial y_i}{\partial x_j} = \delta_{ij} - \operatorname{softmax}(x)_j",
-        ag.log_softmax, "log_softmax(x, axis=-1)",
+        _log_softmax, "log_softmax(x, axis=-1)",
         torch_code.call("torch.log_softmax", dim="axis"),
         sentence=(
             "Each output's gradient with respect to logit j is 1 for itself minus that logit's "

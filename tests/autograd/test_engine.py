@@ -344,7 +344,7 @@ def test_create_graph_gives_the_same_first_derivatives(rng):
     w = rng.standard_normal((4, 2))
 
     def loss(x):
-        return ((x @ ag.tensor(w)).tanh().softmax() * x[:, :2].exp()).max(axis=0).sum()
+        return ((x @ ag.tensor(w)).tanh().softmax(-1) * x[:, :2].exp()).max(axis=0).sum()
 
     plain = ag.tensor(data, requires_grad=True)
     loss(plain).backward()
@@ -665,7 +665,7 @@ def test_custom_function_returning_the_wrong_number_of_gradients_is_an_error():
 def test_gradients_keep_float32():
     x = ag.tensor(np.array([0.5, -1.0, 2.0], dtype=np.float32), requires_grad=True)
     w = ag.tensor(np.ones((3, 2), dtype=np.float32), requires_grad=True)
-    loss = ((x @ w).tanh() * 2.0 + 1.0).softmax().log().sum()
+    loss = ((x @ w).tanh() * 2.0 + 1.0).softmax(-1).log().sum()
     assert loss.dtype == np.float32
     loss.backward()
     assert x.grad.dtype == np.float32 and w.grad.dtype == np.float32

@@ -195,8 +195,10 @@ def reduction_cases():
         yield Case(f"{name}-function-keepdims",
                    lambda x, n=name: getattr(ag, n)(x, axis=-1, keepdims=True),
                    lambda a, r=ref: r(a, axis=-1, keepdims=True), (values(2, 3, 4),))
-        yield Case(f"{name}-positional-axis", lambda x, n=name: getattr(x, n)(0),
-                   lambda a, r=ref: r(a, axis=0), (values(3, 2),))
+        positional = ((lambda x, n=name: getattr(x, n)(0).values) if name in ("max", "min")
+                      else (lambda x, n=name: getattr(x, n)(0)))  # PyTorch's (values, indices)
+        yield Case(f"{name}-positional-axis", positional, lambda a, r=ref: r(a, axis=0),
+                   (values(3, 2),))
         yield Case(f"{name}-vector", lambda x, n=name: getattr(x, n)(), ref, (values(5),))
         yield Case(f"{name}-one-element", lambda x, n=name: getattr(x, n)(), ref, (values(1),))
         yield Case(f"{name}-0d", lambda x, n=name: getattr(x, n)(), ref, (values(),))
@@ -211,10 +213,13 @@ SOFTMAXES = {"softmax": softmax, "log_softmax": log_softmax, "logsumexp": logsum
 
 def softmax_cases():
     for name, ref in SOFTMAXES.items():
-        yield Case(f"{name}-vector", lambda x, n=name: getattr(x, n)(), ref, (uniform(5),))
-        yield Case(f"{name}-default-axis", lambda x, n=name: getattr(x, n)(), ref,
+        # softmax and log_softmax need their axis (as PyTorch recommends); logsumexp's is -1
+        last = () if name == "logsumexp" else (-1,)
+        yield Case(f"{name}-vector", lambda x, n=name, a=last: getattr(x, n)(*a), ref,
+                   (uniform(5),))
+        yield Case(f"{name}-last-axis", lambda x, n=name, a=last: getattr(x, n)(*a), ref,
                    (uniform(2, 3, 4),))
-        yield Case(f"{name}-function", lambda x, n=name: getattr(ag, n)(x), ref,
+        yield Case(f"{name}-function", lambda x, n=name, a=last: getattr(ag, n)(x, *a), ref,
                    (uniform(3, 4),))
         for axis in (0, 1, -2):
             yield Case(f"{name}-axis={axis}", lambda x, n=name, ax=axis: getattr(x, n)(axis=ax),
@@ -515,7 +520,7 @@ def test_relu_and_abs_have_derivative_zero_at_zero(name, expected):
 def test_softmax_of_large_inputs_stays_finite_and_correct(rng):
     data = np.array([[1000.0, 1000.0, 999.0], [-1000.0, -1000.0, -1001.0]])
     x = ag.tensor(data, requires_grad=True)
-    s = x.softmax()
+    s = x.softmax(-1)
     e = np.exp([0.0, 0.0, -1.0])
     np.testing.assert_allclose(s.data, np.stack([e / e.sum()] * 2), rtol=1e-12)
     upstream = rng.standard_normal(data.shape)
@@ -527,7 +532,7 @@ def test_softmax_of_large_inputs_stays_finite_and_correct(rng):
 
 def test_log_softmax_of_large_inputs_stays_finite_and_correct(rng):
     x = ag.tensor([[1000.0, 0.0], [-1000.0, 0.0]], requires_grad=True)
-    out = x.log_softmax()
+    out = x.log_softmax(-1)
     np.testing.assert_allclose(out.data, [[0.0, -1000.0], [-1000.0, 0.0]], atol=1e-12)
     upstream = rng.standard_normal((2, 2))
     out.backward(upstream)
@@ -545,12 +550,14 @@ def test_logsumexp_of_large_inputs_stays_finite_and_correct():
     np.testing.assert_allclose(x.grad.data, [[0.5, 0.5], [1.0, 1.0], [3.0, 0.0]], atol=1e-14)
 
 
-def test_softmax_family_defaults_to_the_last_axis():
+def test_softmax_family_needs_its_axis_and_logsumexp_defaults_to_the_last():
     data = np.arange(6.0).reshape(2, 3)
     x = ag.tensor(data)
-    np.testing.assert_allclose(x.softmax().data, x.softmax(axis=-1).data)
-    np.testing.assert_allclose(x.softmax().data.sum(axis=1), [1.0, 1.0])
-    np.testing.assert_allclose(ag.log_softmax(x).data, np.log(softmax(data, axis=1)))
+    for call in (x.softmax, x.log_softmax, lambda: ag.softmax(x), lambda: ag.log_softmax(x)):
+        with pytest.raises(TypeError, match="pass dim=-1 for the last axis"):
+            call()
+    np.testing.assert_allclose(x.softmax(dim=-1).data.sum(axis=1), [1.0, 1.0])
+    np.testing.assert_allclose(ag.log_softmax(x, -1).data, np.log(softmax(data, axis=1)))
     assert ag.logsumexp(x).shape == (2,)
 
 
@@ -635,9 +642,9 @@ NON_DIFFERENTIABLE = {
     "any": (lambda x: (x > 5).any(), lambda a: np.any(a > 5)),
     "all-axis": (lambda x: (x > 0).all(axis=1), lambda a: np.all(a > 0, axis=1)),
     "any-float": (lambda x: x.any(), lambda a: np.any(a)),
-    "sort": (lambda x: x.sort(), lambda a: np.sort(a)),
-    "sort-axis": (lambda x: x.sort(axis=0), lambda a: np.sort(a, axis=0)),
-    "round": (lambda x: x.round(), lambda a: np.round(a)),
+    "sort-indices": (lambda x: x.sort().indices, lambda a: np.argsort(a, kind="stable")),
+    "sort-axis-indices": (lambda x: x.sort(axis=0).indices,
+                          lambda a: np.argsort(a, axis=0, kind="stable")),
 }
 
 

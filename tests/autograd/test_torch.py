@@ -37,7 +37,7 @@ UNARY = {
     "neg": (lambda t: -t, lambda t: -t),
     "square": (lambda t: t**2, lambda t: t**2),
     "scale": (lambda t: 0.5 * t - 1.0, lambda t: 0.5 * t - 1.0),
-    "softmax": (lambda t: t.softmax(), lambda t: t.softmax(dim=-1)),
+    "softmax": (lambda t: t.softmax(dim=-1), lambda t: t.softmax(dim=-1)),
     "log_softmax": (lambda t: ag.log_softmax(t, axis=-1), lambda t: t.log_softmax(dim=-1)),
     "logsumexp": (lambda t: t.logsumexp(axis=-1).unsqueeze(-1),
                   lambda t: t.logsumexp(dim=-1).unsqueeze(-1)),
