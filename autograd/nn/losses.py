@@ -95,9 +95,10 @@ def weighted_cross_entropy(logits, target, weight, ignore_index, reduction, labe
     times it."""
     raw = target.data if isinstance(target, Tensor) else np.asarray(target)
     if raw.dtype.kind not in "iu":
-        raise TypeError("cross_entropy: weight, ignore_index and logits with more than two axes "
-                        f"take integer class targets, got dtype {raw.dtype}; convert them with "
-                        ".long()")
+        raise TypeError(f"cross_entropy: logits of shape {logits.shape} take integer class "
+                        f"targets (one per position) or class probabilities of the logits' shape, "
+                        f"got dtype {raw.dtype} and shape {raw.shape}; convert class indices "
+                        "with .long()")
     axis = 0 if logits.ndim == 1 else 1
     log_probs = logits.log_softmax(axis)
     loss = nll_loss(log_probs, raw, weight, ignore_index=ignore_index, reduction=reduction)
@@ -115,6 +116,41 @@ def weighted_cross_entropy(logits, target, weight, ignore_index, reduction, labe
     elif reduction == "sum":
         smooth = smooth.sum()
     return (1 - label_smoothing) * loss + (label_smoothing / classes) * smooth
+
+
+def probability_cross_entropy(logits, target, weight, ignore_index, reduction, label_smoothing):
+    """cross_entropy against class probabilities ``q`` of the logits' shape, PyTorch's formula:
+    at each position ``-sum_c w_c q_c log_softmax(z)_c`` over the class axis (1, or 0 for one
+    unbatched row), with ``q`` smoothed to ``(1 - e) q + e / C`` first; "mean" divides by the
+    number of positions (N times d1...), not by the weights. Tensors of different float dtypes
+    promote, as in PyTorch (arrays and lists take the logits' dtype)."""
+    if ignore_index >= 0:
+        raise ValueError(f"cross_entropy: ignore_index is not supported for floating point "
+                         f"target (class probabilities), as in PyTorch, got ignore_index="
+                         f"{ignore_index}; give ignored rows a target of all zeros instead")
+    axis = 0 if logits.ndim == 1 else 1
+    classes = logits.shape[axis]
+    probabilities = _as_tensor(target, logits.dtype)
+    weights = None if weight is None else _as_tensor(weight, logits.dtype)
+    if weights is not None and weights.shape != (classes,):
+        raise ValueError(f"cross_entropy: weight tensor should be defined either for all "
+                         f"{classes} classes or no classes but got weight tensor of shape "
+                         f"{weights.shape}; give one weight per class (axis {axis} of the "
+                         f"logits of shape {logits.shape})")
+    operands = [t for t in (logits, probabilities, weights) if t is not None]
+    dtype = np.result_type(*[t.dtype for t in operands])
+    logits, probabilities, weights = (
+        t if t is None or t.dtype == dtype else t.to(dtype)
+        for t in (logits, probabilities, weights))
+    if label_smoothing:
+        probabilities = probabilities * (1.0 - label_smoothing) + label_smoothing / classes
+    if weights is not None:
+        probabilities = probabilities * weights.reshape((classes,) + (1,) * (logits.ndim - 1
+                                                                             - axis))
+    if axis != logits.ndim - 1:  # the classes last, where CrossEntropy sums over them
+        order = (0,) + tuple(range(2, logits.ndim)) + (1,)
+        logits, probabilities = logits.permute(order), probabilities.permute(order)
+    return CrossEntropy.apply(logits, probabilities, reduction=reduction)
 
 
 def _softplus_of_negative(x):
@@ -255,7 +291,8 @@ def cross_entropy(logits, target, weight=None, *, ignore_index=-100, reduction="
 
     As in PyTorch, ``weight`` (classes,) scales each class, rows whose class is ``ignore_index``
     count 0, and logits (N, C, d1, ...) take targets (N, d1, ...): these go through
-    ``log_softmax`` and ``nll_loss``.
+    ``log_softmax`` and ``nll_loss``. Class probabilities of any logits' shape (classes on axis
+    1) take ``weight`` and ``label_smoothing`` too (see ``probability_cross_entropy``).
     """
     _check_reduction("cross_entropy", reduction)
     if not 0.0 <= label_smoothing <= 1.0:
@@ -263,18 +300,16 @@ def cross_entropy(logits, target, weight=None, *, ignore_index=-100, reduction="
                          f"{label_smoothing}")
     raw = target.data if isinstance(target, Tensor) else np.asarray(target)
     kind = raw.dtype.kind
-    if weight is not None or logits.ndim > 2:
-        return weighted_cross_entropy(logits, target, weight, ignore_index, reduction,
-                                      label_smoothing)
     if logits.ndim == 0:
         raise ValueError("cross_entropy: logits must have shape (batch, classes) or (classes,), "
                          "got a 0-d tensor")
-    classes = logits.shape[-1]
     if kind == "f" and raw.shape == logits.shape:
-        probabilities = _as_tensor(target, logits.dtype)
-        if label_smoothing:
-            probabilities = probabilities * (1.0 - label_smoothing) + label_smoothing / classes
-        return CrossEntropy.apply(logits, probabilities, reduction=reduction)
+        return probability_cross_entropy(logits, target, weight, ignore_index, reduction,
+                                         label_smoothing)
+    if weight is not None or logits.ndim > 2:
+        return weighted_cross_entropy(logits, target, weight, ignore_index, reduction,
+                                      label_smoothing)
+    classes = logits.shape[-1]
     if kind not in "iu":
         raise TypeError(
             f"cross_entropy: target must hold integer class indices (or class probabilities of "

@@ -59,3 +59,54 @@ def test_softmax_with_dim_matches_pytorch(name, dim):
     out.backward(upstream)
     t_out.backward(torch.tensor(upstream))
     _same(x.grad, tx.grad)
+
+
+# --- 2. cross_entropy against class probabilities -------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (2, 3, 4), (2, 3, 2, 2), (3,)])
+@pytest.mark.parametrize("weight", [None, [0.5, 2.0, 3.0]])
+@pytest.mark.parametrize("label_smoothing", [0.0, 0.3])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_with_probabilities_takes_extra_axes_weight_and_smoothing(
+        shape, weight, label_smoothing, reduction):
+    rng = np.random.default_rng(sum(shape))
+    z, tz = _pair(rng.standard_normal(shape), requires_grad=True)
+    q, tq = _pair(rng.random(shape), requires_grad=True)
+    w, tw = _pair(weight) if weight is not None else (None, None)
+    settings = {"label_smoothing": label_smoothing, "reduction": reduction}
+    loss = F.cross_entropy(z, q, weight=w, **settings)
+    expected = TF.cross_entropy(tz, tq, weight=tw, **settings)
+    _same(loss, expected)
+    upstream = rng.standard_normal(expected.shape)
+    loss.backward(upstream)
+    expected.backward(torch.tensor(upstream))
+    _same(z.grad, tz.grad)
+    _same(q.grad, tq.grad)
+
+
+@pytest.mark.parametrize(("logits", "target", "weight"), [
+    (np.float32, np.float64, None), (np.float64, np.float32, None),
+    (np.float32, np.float32, np.float64), (np.float32, np.float32, np.float32),
+])
+def test_cross_entropy_with_probabilities_promotes_dtypes_as_pytorch(logits, target, weight):
+    rng = np.random.default_rng(0)
+    z, tz = _pair(rng.standard_normal((2, 3, 4)).astype(logits), requires_grad=True)
+    q, tq = _pair(rng.random((2, 3, 4)).astype(target), requires_grad=True)
+    w, tw = _pair(np.array([1.0, 2.0, 3.0], weight)) if weight else (None, None)
+    loss, expected = F.cross_entropy(z, q, weight=w), TF.cross_entropy(tz, tq, weight=tw)
+    _same(loss, expected, atol=1e-5)
+    loss.backward()
+    expected.backward()
+    _same(z.grad, tz.grad, atol=1e-5)
+    _same(q.grad, tq.grad, atol=1e-5)
+
+
+def test_cross_entropy_with_probabilities_refuses_ignore_index_as_pytorch():
+    z, tz = _pair(np.zeros((2, 3)))
+    q, tq = _pair(np.full((2, 3), 1 / 3))
+    with pytest.raises(RuntimeError, match="ignore_index is not supported for floating point"):
+        TF.cross_entropy(tz, tq, ignore_index=0)
+    with pytest.raises(ValueError, match="ignore_index is not supported for floating point"):
+        F.cross_entropy(z, q, ignore_index=0)
+    _same(F.cross_entropy(z, q, ignore_index=-5), TF.cross_entropy(tz, tq, ignore_index=-5))
