@@ -1,0 +1,813 @@
+"""The generator and the runner behind ``test_random_programs.py``: random small programs over
+the engine's differentiable ops, each run in this engine and in PyTorch from the same inputs.
+
+A program is a list of nodes. ``Input`` is a leaf (an array, its dtype and its layout: plain, a
+transposed view or a strided view, so some leaves are not contiguous); ``Step`` is one op of
+the table ``OPS`` in test_random_programs.py (name -> (ours, torch's, how its arguments are
+drawn)) applied to earlier nodes, with the same extra arguments in both engines. The program's
+output is its last node.
+
+Programs are drawn with Hypothesis while PyTorch runs them step by step (without gradients), so
+every op's arguments fit the shapes and values at hand: ``log`` meets a positive operand (the
+generator inserts ``abs`` and ``+ 0.5`` steps first when it would not), ``cat`` meets operands of
+matching shapes, and so on. A few arguments are drawn to be wrong on purpose (shapes that do not
+broadcast, out-of-range indices): a step PyTorch refuses ends the program there, and this engine
+must refuse it too.
+
+``compare(program, ...)`` runs the checks and raises ``Discrepancy`` with a readable repro.
+"""
+
+import math
+import re
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+from hypothesis import strategies as st
+
+import autograd as ag
+
+F = torch.nn.functional
+
+# ------------------------------------------------------------------------------------------------
+# Element values: a grid (so ties, exact zeros and clamp bounds come up often), plain floats, and
+# tails (sigmoid below -38, exp overflow in float32).
+
+GRID = [0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 0.25, -0.25, 1.5, -1.5, 3.0, -3.0]
+TAILS = [-40.0, -100.0, 30.0, 1e-3, -1e-3, 60.0]
+ELEMENTS = st.one_of(
+    st.sampled_from(GRID),
+    st.floats(-3, 3, allow_nan=False, allow_infinity=False, width=32),
+    st.sampled_from(TAILS),
+)
+SCALARS = [0.0, 1.0, -1.0, 0.5, 2.0, -2.0, 1.5, -0.25, 3.0]
+RELATIVELY_EXACT = {"exp", "sigmoid", "softmax", "softplus"}  # tiny results, small relative error
+MAX_ELEMENTS = 64
+MAX_NDIM = 4
+
+
+@dataclass
+class Input:
+    """A leaf: ``base`` (C-contiguous) seen through ``layout``."""
+
+    base: np.ndarray
+    layout: str  # "plain", "T" (all axes reversed) or "strided" (every other row of base)
+
+    @staticmethod
+    def view(base, layout):
+        if layout == "T":
+            return base.T
+        if layout == "strided":
+            return base[::2]
+        return base
+
+    @property
+    def shape(self):
+        return self.view(self.base, self.layout).shape
+
+    @property
+    def dtype(self):
+        return self.base.dtype
+
+    def ours(self):
+        array = self.view(self.base.copy(), self.layout)
+        leaf = ag.tensor(array, dtype=array.dtype, requires_grad=True)
+        # ag.tensor copies into a contiguous array; put the strided view itself in the leaf, so
+        # the engine meets a non-contiguous array (``data`` is the tensor's public array).
+        leaf.data = array
+        return leaf
+
+    def torch(self):
+        return self.view(torch.tensor(self.base), self.layout).detach().requires_grad_()
+
+    def describe(self, name):
+        values = np.array2string(self.view(self.base, self.layout), separator=", ",
+                                 precision=9, floatmode="maxprec").replace("\n", "")
+        where = {"plain": "", "T": " as a transposed view",
+                 "strided": " as a strided view (base[::2])"}[self.layout]
+        return f"{name} = tensor({values}, dtype={self.dtype}){where}"
+
+
+@dataclass
+class Step:
+    op: str
+    operands: tuple
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+
+    def describe(self, name):
+        parts = [f"v{i}" for i in self.operands] + [_show(a) for a in self.args]
+        parts += [f"{k}={_show(v)}" for k, v in self.kwargs.items()]
+        return f"v{name} = {self.op}({', '.join(parts)})"
+
+
+def _show(value):
+    if isinstance(value, slice):
+        return ":".join("" if p is None else str(p) for p in (value.start, value.stop, value.step))
+    if isinstance(value, tuple) and any(isinstance(v, slice) or v is Ellipsis or v is None
+                                        for v in value):
+        return "[" + ", ".join("..." if v is Ellipsis else _show(v) for v in value) + "]"
+    return repr(value)
+
+
+@dataclass
+class Program:
+    nodes: list
+    refused_by_torch: str = None  # the exception PyTorch raised at the last step, if it did
+
+    def describe(self):
+        lines = [node.describe(i) if isinstance(node, Step) else node.describe(f"v{i}")
+                 for i, node in enumerate(self.nodes)]
+        if self.refused_by_torch:
+            lines.append(f"# PyTorch refuses the last step: {self.refused_by_torch}")
+        return "\n".join(lines)
+
+    @property
+    def leaves(self):
+        return [i for i, node in enumerate(self.nodes) if isinstance(node, Input)]
+
+
+# ------------------------------------------------------------------------------------------------
+# The generator
+
+
+class Refused(Exception):
+    """PyTorch refused a step while the program was drawn."""
+
+
+class Builder:
+    """Draws a program while running it in PyTorch (no gradients), to know every value."""
+
+    def __init__(self, ops, draw, dtypes):
+        self.ops = ops
+        self.draw = draw
+        self.dtypes = dtypes
+        self.nodes = []
+        self.values = []  # PyTorch's value of every node
+
+    def shape(self, i):
+        return tuple(self.values[i].shape)
+
+    def value(self, i):
+        return self.values[i]
+
+    # -- inputs --
+    def new_input(self, shape=None):
+        draw = self.draw
+        if shape is None:
+            shape = tuple(draw(st.lists(st.integers(1, 3), max_size=3)))
+        shape = tuple(shape)
+        n = math.prod(shape)
+        values = draw(st.lists(ELEMENTS, min_size=n, max_size=n))
+        dtype = draw(st.sampled_from(self.dtypes))
+        layout = draw(st.sampled_from(["plain", "T", "strided"])) if shape else "plain"
+        array = np.array(values, dtype=dtype).reshape(shape)
+        if layout == "T":
+            base = np.ascontiguousarray(array.T)
+        elif layout == "strided":
+            filler = np.full(shape, 7.0, dtype=dtype)  # the skipped rows
+            base = np.stack([array, filler], axis=1).reshape((2 * shape[0],) + shape[1:])
+        else:
+            base = array
+        node = Input(base, layout)
+        return self._add(node, node.torch().detach())
+
+    def _add(self, node, value):
+        self.nodes.append(node)
+        self.values.append(value)
+        return len(self.nodes) - 1
+
+    def apply(self, op, operands, args=(), kwargs=None):
+        """Run a step in PyTorch and keep it; Refused if PyTorch raises (the step is kept)."""
+        step = Step(op, tuple(operands), tuple(args), dict(kwargs or {}))
+        try:
+            value = run_step(self.ops, step, [self.values[i] for i in operands], torch_side=True)
+        except Exception as e:  # noqa: BLE001 - any refusal ends the program
+            self.nodes.append(step)
+            raise Refused(f"{type(e).__name__}: {e}") from None
+        return self._add(step, value.detach())
+
+    # -- operands --
+    def pick(self, fits=lambda shape: True, fresh=0.15, shape=None):
+        """An earlier node whose shape ``fits`` (the latest one more often), or a new input
+        (of ``shape`` if given) with probability ``fresh`` or when none fits."""
+        candidates = [i for i in range(len(self.nodes)) if fits(self.shape(i))]
+        if not candidates or self.draw(st.floats(0, 1)) < fresh:
+            return self.new_input(shape)
+        if self.draw(st.booleans()):
+            return candidates[-1]
+        return self.draw(st.sampled_from(candidates))
+
+    def positive(self, x, margin=0.1):
+        """x itself if all its values exceed ``margin`` (or 0, if x comes straight from an op
+        whose small values are exact, like sigmoid's tail), else abs(x) + 0.5 (two new
+        steps)."""
+        v = self.value(x)
+        node = self.nodes[x]
+        if isinstance(node, Step) and node.op in RELATIVELY_EXACT:
+            margin = 0.0
+        if v.numel() and bool((v > margin).all()) and bool(torch.isfinite(v).all()):
+            return x
+        return self.apply("add_scalar", [self.apply("abs", [x])], (0.5,))
+
+
+# -- argument drawers: (builder, x) -> (operands, args, kwargs), or None when the op does not
+#    apply to x --
+
+
+def unary(b, x):
+    return [x], (), {}
+
+
+def positive(b, x):
+    return [b.positive(x)], (), {}
+
+
+def nonnegative(b, x):
+    """abs(x) unless x is already >= 0 (keeps exact zeros: 0 ** b)."""
+    if bool((b.value(x) >= 0).all()):
+        return [x], (), {}
+    return [b.apply("abs", [x])], (), {}
+
+
+def scalar(b, x):
+    return [x], (b.draw(st.sampled_from(SCALARS)),), {}
+
+
+def nonzero_scalar(b, x):
+    return [x], (b.draw(st.sampled_from([c for c in SCALARS if c])),), {}
+
+
+def positive_with_scalar(b, x):
+    return [b.positive(x)], (b.draw(st.sampled_from(SCALARS)),), {}
+
+
+def pow_scalar(b, x):
+    exponent = b.draw(st.sampled_from([0, 1, 2, 3, 0.0, 2.0, -1.0, 0.5, 1.5, -0.5]))
+    if exponent != int(exponent) or exponent < 0:
+        x = b.positive(x)
+    return [x], (exponent,), {}
+
+
+def base_scalar(b, x):
+    return [x], (b.draw(st.sampled_from([2.0, 0.5, math.e, 0.0, 1.0])),), {}
+
+
+def clamp_bounds(b, x):
+    low, high = (b.draw(st.sampled_from([None] + GRID)) for _ in range(2))
+    if low is None and high is None:
+        low = 0.0
+    return [x], (), {"min": low, "max": high}
+
+
+def leaky_slope(b, x):
+    return [x], (), {"negative_slope": b.draw(st.sampled_from([0.01, 0.2, 0.0, 1.0, -0.5]))}
+
+
+def gelu_kind(b, x):
+    return [x], (), {"approximate": b.draw(st.sampled_from(["none", "tanh"]))}
+
+
+def softplus_settings(b, x):
+    return [x], (), {"beta": b.draw(st.sampled_from([1.0, 2.0, 0.5])),
+                     "threshold": b.draw(st.sampled_from([20.0, 1.0, 2.0]))}
+
+
+def alpha(b, x):
+    return [x], (), {"alpha": b.draw(st.sampled_from([1.0, 0.5, 2.0]))}
+
+
+def hardtanh_bounds(b, x):
+    low = b.draw(st.sampled_from([-1.0, -0.5, 0.0]))
+    return [x], (), {"min_val": low, "max_val": b.draw(st.sampled_from([1.0, 0.5, 2.0]))}
+
+
+def broadcastable_shape(b, shape):
+    """A shape that broadcasts with ``shape`` (rarely one that does not)."""
+    draw = b.draw
+    out = [draw(st.sampled_from([n, 1])) for n in shape]
+    out = out[draw(st.integers(0, len(out))):]  # drop some leading axes
+    if draw(st.integers(0, 4)) == 0 and len(shape) < MAX_NDIM:
+        out = [draw(st.integers(1, 2))] + out
+    if draw(st.integers(0, 19)) == 0 and out:  # on purpose: a size that does not broadcast
+        k = draw(st.integers(0, len(out) - 1))
+        out[k] = (shape[k - len(out)] if k - len(out) >= -len(shape) else 1) + 1
+        if out[k] == 2 and k - len(out) >= -len(shape) and shape[k - len(out)] == 1:
+            out[k] = 3
+    return tuple(out)
+
+
+def _broadcasts(a, c):
+    try:
+        torch.broadcast_shapes(a, c)
+        return True
+    except RuntimeError:
+        return False
+
+
+def binary(b, x):
+    y = b.pick(lambda s: _broadcasts(b.shape(x), s), shape=broadcastable_shape(b, b.shape(x)))
+    return [x, y], (), {}
+
+
+def binary_positive_right(b, x):
+    y = b.pick(lambda s: _broadcasts(b.shape(x), s), shape=broadcastable_shape(b, b.shape(x)))
+    return [x, b.positive(y)], (), {}
+
+
+def binary_pow(b, x):
+    """base ** exponent with a tensor exponent: the base is >= 0 (exact zeros stay: 0 ** b)."""
+    (base,), _, _ = nonnegative(b, x)
+    y = b.pick(lambda s: _broadcasts(b.shape(x), s), shape=broadcastable_shape(b, b.shape(x)))
+    return [base, y], (), {}
+
+
+def where_operands(b, x):
+    """where(cond > 0, x, y): the condition comes from a leaf, so both engines see it alike."""
+    shape = b.shape(x)
+    leaves = [i for i, node in enumerate(b.nodes) if isinstance(node, Input)
+              and _broadcasts(shape, b.shape(i))]
+    cond = (b.draw(st.sampled_from(leaves)) if leaves and b.draw(st.booleans())
+            else b.new_input(broadcastable_shape(b, shape)))
+    y = b.pick(lambda s: _broadcasts(shape, s), shape=broadcastable_shape(b, shape))
+    return [cond, x, y], (), {}
+
+
+def _dim(b, ndim):
+    return b.draw(st.integers(-max(ndim, 1), max(ndim, 1) - 1))
+
+
+def reduce_dims(b, x):
+    """dim None, one dim or several, keepdim either way."""
+    ndim = len(b.shape(x))
+    kind = b.draw(st.sampled_from(["none", "one", "many"]))
+    kwargs = {"keepdim": b.draw(st.booleans())}
+    if kind == "one":
+        kwargs["dim"] = _dim(b, ndim)
+    elif kind == "many" and ndim:
+        dims = b.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim,
+                               unique=True))
+        kwargs["dim"] = tuple(d - ndim if b.draw(st.booleans()) else d for d in dims)
+    elif b.draw(st.booleans()):
+        return [x], (), {}  # PyTorch's sum(x) takes no keepdim without a dim
+    else:
+        kwargs["dim"] = None
+    return [x], (), kwargs
+
+
+def reduce_one_dim(b, x):
+    """prod and logsumexp style: one int dim (logsumexp also a tuple) and keepdim."""
+    return [x], (), {"dim": _dim(b, len(b.shape(x))), "keepdim": b.draw(st.booleans())}
+
+
+def spread(b, x):
+    operands, args, kwargs = reduce_dims(b, x)
+    if b.draw(st.booleans()):
+        kwargs["correction"] = b.draw(st.sampled_from([0, 1]))
+    return operands, args, kwargs
+
+
+def norm_args(b, x):
+    operands, args, kwargs = reduce_dims(b, x)
+    p = b.draw(st.sampled_from([2, 1, math.inf, "fro", 3]))
+    if p == "fro" and isinstance(kwargs.get("dim"), tuple) and len(kwargs["dim"]) > 2:
+        p = 2
+    return operands, args, {"p": p, **kwargs}
+
+
+def one_dim(b, x):
+    return [x], (), {"dim": _dim(b, len(b.shape(x)))}
+
+
+def sort_args(b, x):
+    return [x], (), {"dim": _dim(b, len(b.shape(x))), "descending": b.draw(st.booleans())}
+
+
+def _factor(b, n):
+    """A random shape with n elements (up to three axes, maybe a -1)."""
+    shape, left = [], n
+    for _ in range(b.draw(st.integers(0, 3))):
+        divisors = [d for d in range(1, left + 1) if left % d == 0]
+        d = b.draw(st.sampled_from(divisors))
+        shape.append(d)
+        left //= d
+    if left != 1 or not shape:
+        shape.append(left)
+    if b.draw(st.integers(0, 3)) == 0:
+        shape[b.draw(st.integers(0, len(shape) - 1))] = -1
+    return tuple(shape)
+
+
+def reshape_args(b, x):
+    shape = _factor(b, math.prod(b.shape(x)))
+    if b.draw(st.booleans()):
+        return [x], shape, {}
+    return [x], (shape,), {}
+
+
+def two_dims(b, x):
+    ndim = len(b.shape(x))
+    return [x], (_dim(b, ndim), _dim(b, ndim)), {}
+
+
+def permutation(b, x):
+    ndim = len(b.shape(x))
+    perm = b.draw(st.permutations(list(range(ndim))))
+    perm = [p - ndim if b.draw(st.integers(0, 3)) == 0 else p for p in perm]
+    return [x], (tuple(perm),), {}
+
+
+def unsqueeze_dim(b, x):
+    ndim = len(b.shape(x))
+    if ndim >= MAX_NDIM:
+        return None
+    return [x], (b.draw(st.integers(-ndim - 1, ndim)),), {}
+
+
+def squeeze_dims(b, x):
+    ndim = len(b.shape(x))
+    kind = b.draw(st.sampled_from(["all", "one", "many"]))
+    if kind == "all":
+        return [x], (), {}
+    if kind == "one" or ndim == 0:
+        return [x], (_dim(b, ndim),), {}
+    dims = b.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True))
+    return [x], (tuple(dims),), {}
+
+
+def flatten_dims(b, x):
+    ndim = len(b.shape(x))
+    if b.draw(st.booleans()):
+        return [x], (), {}
+    start, end = _dim(b, ndim), _dim(b, ndim)
+    return [x], (), {"start_dim": start, "end_dim": end}
+
+
+def index_key(b, x):
+    """Ints (negative too), slices, integer lists (repeats too), ..., None, mixed."""
+    shape = b.shape(x)
+    draw = b.draw
+    ndim = len(shape)
+    count = draw(st.integers(0 if ndim == 0 else 1, ndim))
+    length = draw(st.integers(1, 3))  # every integer list in the key has this length
+    key = []
+    for n in shape[:count]:
+        kind = draw(st.sampled_from(["int", "slice", "list", "all"]))
+        if kind == "int":
+            k = draw(st.integers(-n, n - 1))
+            if draw(st.integers(0, 29)) == 0:
+                k = n  # on purpose: out of range
+            key.append(k)
+        elif kind == "slice":
+            start = draw(st.sampled_from([None, 0, 1, -1, -n]))
+            stop = draw(st.sampled_from([None, n, -1, 1, n + 2]))
+            step = draw(st.sampled_from([None, None, 1, 2]))
+            key.append(slice(start, stop, step))
+        elif kind == "list":
+            key.append(draw(st.lists(st.integers(-n, n - 1), min_size=length,
+                                     max_size=length)))
+        else:
+            key.append(slice(None))
+    if draw(st.integers(0, 4)) == 0:
+        key.insert(draw(st.integers(0, len(key))), None)
+    if draw(st.integers(0, 4)) == 0 and count < ndim:
+        key.insert(draw(st.integers(0, len(key))), Ellipsis)
+    if len(key) == 1 and draw(st.booleans()):
+        return [x], (key[0],), {}
+    return [x], (tuple(key),), {}
+
+
+def mask_key(b, x):
+    """x[x > 0], a boolean mask of x's own values."""
+    return [x], (), {}
+
+
+def expand_sizes(b, x):
+    shape = b.shape(x)
+    sizes = [b.draw(st.sampled_from([1, 2, 3, -1])) if n == 1 else
+             b.draw(st.sampled_from([n, -1])) for n in shape]
+    if b.draw(st.booleans()) and len(shape) < MAX_NDIM:
+        sizes = [b.draw(st.integers(1, 2))] + sizes
+    return [x], tuple(sizes), {}
+
+
+def broadcast_shape(b, x):
+    _, sizes, _ = expand_sizes(b, x)
+    shape = b.shape(x)
+    offset = len(sizes) - len(shape)
+    return [x], (tuple(shape[i - offset] if s == -1 else s for i, s in enumerate(sizes)),), {}
+
+
+def joined(b, x):
+    """cat: one to two more operands, equal to x's shape except along dim."""
+    shape = b.shape(x)
+    ndim = len(shape)
+    dim = _dim(b, ndim)
+    others = []
+    for _ in range(b.draw(st.integers(1, 2))):
+        if b.draw(st.booleans()):
+            others.append(x)
+            continue
+        other = list(shape)
+        if ndim:
+            other[dim] = b.draw(st.integers(1, 2))
+        axis = dim % max(ndim, 1)
+        others.append(b.pick(lambda s, o=tuple(other), d=axis: len(s) == ndim
+                             and all(a == c for k, (a, c) in enumerate(zip(s, o)) if k != d),
+                             shape=tuple(other)))
+    return [x, *others], (), {"dim": dim}
+
+
+def stacked(b, x):
+    shape = b.shape(x)
+    if len(shape) >= MAX_NDIM:
+        return None
+    others = [x if b.draw(st.booleans()) else b.pick(lambda s: s == shape, shape=shape)
+              for _ in range(b.draw(st.integers(1, 2)))]
+    return [x, *others], (), {"dim": b.draw(st.integers(-len(shape) - 1, len(shape)))}
+
+
+def flip_dims(b, x):
+    ndim = len(b.shape(x))
+    if ndim == 0:
+        return [x], ((0,),), {}
+    dims = b.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True))
+    return [x], (tuple(dims),), {}
+
+
+def matmul_operand(b, x):
+    shape = b.shape(x)
+    if not shape:
+        return [x, b.new_input((b.draw(st.integers(1, 3)),))], (), {}  # PyTorch refuses 0-d
+    n = shape[-1]
+    kind = b.draw(st.sampled_from(["vector", "matrix", "batched"]))
+    k = b.draw(st.integers(1, 3))
+    if kind == "vector":
+        want = (n,)
+    elif kind == "matrix":
+        want = (n, k)
+    else:
+        want = (b.draw(st.integers(1, 2)), n, k)
+
+    def fits(s):
+        return len(s) >= 1 and s[-2 if len(s) > 1 else -1] == n and (
+            len(s) < 3 or len(shape) < 3 or _broadcasts(s[:-2], shape[:-2]))
+
+    return [x, b.pick(fits, shape=want)], (), {}
+
+
+
+
+def run_step(ops, step, operands, torch_side):
+    ours, theirs, _ = ops[step.op]
+    fn = theirs if torch_side else ours
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # x.T on 3-D, var with one element, ...
+        return fn(*operands, *step.args, **step.kwargs)
+
+
+@st.composite
+def programs(draw, ops, min_ops=2, max_ops=8):
+    """A random program of ``min_ops`` to ``max_ops`` steps (plus the steps ``positive``
+    inserts)."""
+    dtypes = draw(st.sampled_from([(np.float32,), (np.float64,), (np.float32, np.float64)]))
+    b = Builder(ops, draw, dtypes)
+    b.new_input()
+    refused = None
+    for _ in range(draw(st.integers(min_ops, max_ops))):
+        x = b.pick(fresh=0.1)
+        name = draw(st.sampled_from(sorted(ops)))
+        before = len(b.nodes)
+        try:
+            drawn = ops[name][2](b, x)
+            if drawn is None:
+                continue
+            out = b.apply(name, *drawn)
+        except Refused as e:
+            refused = str(e)
+            break
+        if b.values[out].numel() > MAX_ELEMENTS or b.values[out].ndim > MAX_NDIM:
+            del b.nodes[before:], b.values[before:]  # too big: drop it and what it added
+    if not any(isinstance(node, Step) for node in b.nodes):
+        b.apply("exp", [len(b.nodes) - 1])
+    nodes = b.nodes
+    if refused is None:  # the output is the last step
+        nodes = nodes[:max(i for i, node in enumerate(nodes) if isinstance(node, Step)) + 1]
+    return Program(_live(nodes), refused)
+
+
+def _live(nodes):
+    """The nodes the output (the last node) depends on, renumbered."""
+    live = {len(nodes) - 1}
+    for i in range(len(nodes) - 1, -1, -1):
+        if i in live and isinstance(nodes[i], Step):
+            live.update(nodes[i].operands)
+    number = {old: new for new, old in enumerate(sorted(live))}
+    return [Step(node.op, tuple(number[j] for j in node.operands), node.args, node.kwargs)
+            if isinstance(node, Step) else node for i, node in enumerate(nodes) if i in live]
+
+
+# ------------------------------------------------------------------------------------------------
+# Running a program and comparing the engines
+
+TOLERANCES = {  # dtype -> (rtol, atol relative to the largest finite magnitude, at least 1)
+    np.dtype(np.float64): (1e-9, 1e-11),
+    np.dtype(np.float32): (1e-4, 1e-5),
+}
+
+
+class Discrepancy(AssertionError):
+    pass
+
+
+def execute(program, ops, leaves, torch_side):
+    values = {}
+    for i, node in enumerate(program.nodes):
+        if isinstance(node, Input):
+            values[i] = leaves[program.leaves.index(i)]
+        else:
+            values[i] = run_step(ops, node, [values[j] for j in node.operands], torch_side)
+    return values[len(program.nodes) - 1]
+
+
+def _array(x):
+    if x is None:
+        return None
+    if isinstance(x, torch.Tensor):
+        if x._is_zerotensor():  # forward mode's zero tangent
+            return np.zeros(tuple(x.shape), _dtype(x))
+        return x.detach().numpy()
+    return np.asarray(x.data)
+
+
+def _dtype(x):
+    if isinstance(x, torch.Tensor):
+        return np.dtype(str(x.dtype).removeprefix("torch."))
+    return np.dtype(x.dtype)
+
+
+def _precision(program):
+    """float32 if any leaf is float32 or any step casts to it, else float64: a float64 result
+    computed from float32 values carries float32's rounding."""
+    if any(isinstance(node, Input) and node.dtype == np.float32 or
+           isinstance(node, Step) and node.op == "float" for node in program.nodes):
+        return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+def _check_close(what, ours, theirs, program):
+    if theirs is None:
+        if ours is not None and np.any(_array(ours) != 0):
+            raise Discrepancy(f"{what}: ours is {_array(ours)}, PyTorch's is None")
+        return
+    expected = _array(theirs)
+    if ours is None:
+        if np.any(expected != 0):
+            raise Discrepancy(f"{what}: ours is None, PyTorch's is {expected}")
+        return
+    got = _array(ours)
+    if _dtype(ours) != _dtype(theirs):
+        raise Discrepancy(f"{what}: dtype {_dtype(ours)} here, {_dtype(theirs)} in PyTorch")
+    if got.shape != expected.shape:
+        raise Discrepancy(f"{what}: shape {got.shape} here, {expected.shape} in PyTorch")
+    rtol, atol = TOLERANCES[min(np.dtype(expected.dtype), _precision(program))]
+    finite = np.abs(expected[np.isfinite(expected)])
+    atol *= max(1.0, float(finite.max()) if finite.size else 1.0)
+    if not np.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True):
+        raise Discrepancy(f"{what}: ours {got.tolist()}\n  PyTorch's {expected.tolist()}")
+
+
+def _attempt(fn):
+    try:
+        return fn(), None
+    except Discrepancy:
+        raise
+    except Exception as e:  # noqa: BLE001 - which exception each engine raises is compared
+        return None, e
+
+
+def _agree_on_refusal(what, ours_error, torch_error, exclusions):
+    """True when PyTorch refused (then this engine must have too, unless PyTorch's refusal is one
+    of ``exclusions``: a gap of PyTorch's, where this engine may go on)."""
+    if torch_error is not None and any(re.search(pattern, str(torch_error))
+                                       for pattern, _ in exclusions.values()):
+        return True
+    if torch_error is not None and ours_error is None:
+        raise Discrepancy(f"{what}: PyTorch refuses ({type(torch_error).__name__}: "
+                          f"{torch_error}) but this engine accepts")
+    if ours_error is not None and torch_error is None:
+        raise Discrepancy(f"{what}: this engine refuses ({type(ours_error).__name__}: "
+                          f"{ours_error}) but PyTorch accepts") from ours_error
+    return torch_error is not None
+
+
+def _random_like(rng, value):
+    array = np.asarray(rng.standard_normal(tuple(value.shape))).round(2)
+    return np.asarray(array, dtype=_dtype(value))
+
+
+def _zeros_for_none(grads, leaves):
+    return [np.zeros(tuple(leaf.shape), _dtype(leaf)) if g is None else g
+            for g, leaf in zip(grads, leaves)]
+
+
+def compare(program, ops, seed, exclusions=None):
+    """``exclusions``: name -> (regex of a PyTorch error message, reason); a phase PyTorch
+    refuses with such a message is not compared."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NumPy's and PyTorch's about inf and nan
+        _compare(program, ops, seed, exclusions or {})
+
+
+def _compare(program, ops, seed, exclusions):
+    """Run ``program`` in both engines and raise Discrepancy at the first difference: output
+    (values, dtype), reverse-mode gradients of <output, upstream>, the same gradients under
+    create_graph=True, second derivatives (the gradient of sum_i <grad_i, w_i>), and forward-mode
+    JVPs along random tangents."""
+    rng = np.random.default_rng(seed)
+    inputs = [program.nodes[i] for i in program.leaves]
+    ours_leaves = [node.ours() for node in inputs]
+    torch_leaves = [node.torch() for node in inputs]
+
+    theirs, torch_error = _attempt(lambda: execute(program, ops, torch_leaves, True))
+    ours, ours_error = _attempt(lambda: execute(program, ops, ours_leaves, False))
+    if _agree_on_refusal("forward", ours_error, torch_error, exclusions):
+        return
+    _check_close("output", ours, theirs, program)
+
+    # reverse mode, with an infinite incoming gradient in one program in eight
+    upstream = _random_like(rng, theirs)
+    finite_upstream = upstream.copy()
+    if rng.integers(0, 8) == 0 and upstream.size:
+        upstream.flat[rng.integers(0, upstream.size)] = np.inf
+
+    def torch_grads(create_graph, upstream=upstream):
+        out = execute(program, ops, torch_leaves, True)
+        return torch.autograd.grad(out, torch_leaves, torch.from_numpy(upstream.copy()),
+                                   allow_unused=True, create_graph=create_graph)
+
+    def ours_grads(create_graph, upstream=upstream):
+        out = execute(program, ops, ours_leaves, False)
+        return ag.grad(out, ours_leaves, ag.tensor(upstream.copy(), dtype=upstream.dtype),
+                       allow_unused=True, create_graph=create_graph)
+
+    differentiable = True
+    for create_graph in (False, True):
+        theirs_g, torch_error = _attempt(lambda cg=create_graph: torch_grads(cg))
+        ours_g, ours_error = _attempt(lambda cg=create_graph: ours_grads(cg))
+        what = "gradient" + (" (create_graph=True)" if create_graph else "")
+        if _agree_on_refusal(what, ours_error, torch_error, exclusions):
+            differentiable = False
+            break
+        for k, (o, t) in enumerate(zip(ours_g, theirs_g)):
+            _check_close(f"{what} of input v{program.leaves[k]}", o, t, program)
+
+    # second derivatives: d/dx_i of sum_k <grad_k, w_k>, the grads from a finite upstream
+    weights = [_random_like(rng, leaf) for leaf in torch_leaves]
+
+    def second(grads, leaves, as_tensor, grad_fn):
+        total = None
+        for g, w in zip(grads, weights):
+            if g is not None and g.requires_grad:
+                term = (g * as_tensor(w)).sum()
+                total = term if total is None else total + term
+        if total is None:  # no gradient depends on the leaves
+            return [None] * len(leaves)
+        return grad_fn(total, leaves)
+
+    if differentiable:
+        theirs_2, torch_error = _attempt(lambda: second(
+            torch_grads(True, finite_upstream), torch_leaves,
+            lambda w: torch.from_numpy(w.copy()),
+            lambda s, xs: torch.autograd.grad(s, xs, allow_unused=True)))
+        ours_2, ours_error = _attempt(lambda: second(
+            ours_grads(True, finite_upstream), ours_leaves,
+            lambda w: ag.tensor(w.copy(), dtype=w.dtype),
+            lambda s, xs: ag.grad(s, xs, allow_unused=True)))
+        if not _agree_on_refusal("second derivative", ours_error, torch_error, exclusions):
+            for k, (o, t) in enumerate(zip(ours_2, theirs_2)):
+                _check_close(f"second derivative of input v{program.leaves[k]}", o, t, program)
+
+    # forward mode: dual numbers in both (torch.func.jvp gives a float32 program a float64
+    # tangent after `0-d tensor + number`; torch.autograd.forward_ad does not)
+    tangents = [_random_like(rng, leaf) for leaf in torch_leaves]
+
+    def jvp(fw, leaves, as_tensor, torch_side):
+        with fw.dual_level():
+            duals = [fw.make_dual(leaf.detach(), as_tensor(t)) for leaf, t in
+                     zip(leaves, tangents)]
+            out = execute(program, ops, duals, torch_side)
+            return out, fw.unpack_dual(out).tangent
+
+    theirs_j, torch_error = _attempt(lambda: jvp(
+        torch.autograd.forward_ad, torch_leaves, lambda t: torch.from_numpy(t.copy()), True))
+    ours_j, ours_error = _attempt(lambda: jvp(
+        ag.forward_ad, ours_leaves, lambda t: ag.tensor(t.copy(), dtype=t.dtype), False))
+    if not _agree_on_refusal("forward mode", ours_error, torch_error, exclusions):
+        _check_close("forward-mode value", ours_j[0], theirs_j[0], program)
+        if theirs_j[1] is None:  # PyTorch's output does not depend on the leaves
+            theirs_j = (theirs_j[0], torch.zeros_like(theirs_j[0]))
+        if ours_j[1] is None:
+            ours_j = (ours_j[0], ag.zeros_like(ours_j[0]))
+        _check_close("forward-mode JVP", ours_j[1], theirs_j[1], program)
