@@ -95,7 +95,8 @@ def _unfold_array(x, window, groups=None):
     order = tuple(range(lead)) + tuple(range(x.ndim, x.ndim + n)) + tuple(range(lead, x.ndim))
     columns = views.transpose(order)
     if groups is None:
-        return columns.reshape(x.shape[:lead - 1] + (-1, math.prod(out)))
+        return columns.reshape(x.shape[:lead - 1] + (x.shape[lead - 1] * window.size,
+                                                    math.prod(out)))
     batch, channels = x.shape[:lead - 1], x.shape[lead - 1]
     blocks = batch + (groups, channels // groups) + tuple(window.kernel) + out
     rows = channels // groups * window.size
@@ -224,7 +225,8 @@ class Conv(Function):
         kernels = weight.reshape(groups, weight.shape[0] // groups, -1)
         if bias is None:
             columns = _unfold_array(images, window).reshape(
-                images.shape[0], groups, kernels.shape[-1], -1)
+                images.shape[0], groups, kernels.shape[-1],
+                math.prod(window.out_shape(images.shape[2:])))
         else:  # a row of ones under each group's columns, the bias beside its kernels
             columns = _unfold_array(images, window, groups)
             kernels = np.concatenate([kernels, bias.astype(weight.dtype, copy=False).reshape(
@@ -241,11 +243,14 @@ class Conv(Function):
         if not self.batched:
             grad, x = grad.reshape((1,) + grad.shape), x.reshape((1,) + x.shape)
         batch, out_channels = grad.shape[:2]
-        per_group = grad.reshape(batch, groups, out_channels // groups, -1)
+        # sizes spelled out rather than -1, which NumPy cannot infer for a batch of 0
+        positions = math.prod(grad.shape[2:])
+        per_group = grad.reshape(batch, groups, out_channels // groups, positions)
         grad_x = grad_weight = grad_bias = None
         if needs[0]:
             kernels = weight.reshape(groups, out_channels // groups, -1).swapaxes(-1, -2)
-            grad_columns = (kernels @ per_group).reshape(batch, -1, per_group.shape[-1])
+            grad_columns = (kernels @ per_group).reshape(
+                batch, groups * kernels.shape[-2], positions)
             grad_x = _fold(grad_columns, x.shape[2:], window).reshape(self._x_shape(x))
         with_bias = len(needs) == 3 and needs[2]
         if needs[1] and not isinstance(grad, Tensor):
@@ -257,7 +262,8 @@ class Conv(Function):
                 return grad_x, grad_weight, products[..., rows].reshape(-1)
         elif needs[1]:  # the saved columns are a constant: unfold x again, in the graph
             columns = _unfold(x, window)
-            columns = columns.reshape(batch, groups, -1, columns.shape[-1])
+            columns = columns.reshape(batch, groups, columns.shape[1] // groups,
+                                      columns.shape[-1])
             grad_weight = (per_group @ columns.swapaxes(-1, -2)).sum(axis=0).reshape(weight.shape)
         if with_bias:
             grad_bias = grad.sum(axis=(0,) + tuple(range(2, grad.ndim)))
@@ -466,7 +472,7 @@ def _global(indices, shape, n):
     """Indices within each input plane -> indices into the flattened input."""
     plane = math.prod(shape[-n:])
     planes = math.prod(shape[:-n])
-    rows = indices.reshape(planes, -1)
+    rows = indices.reshape(planes, math.prod(indices.shape[indices.ndim - n:]))
     return (rows + (np.arange(planes) * plane)[:, None]).ravel()
 
 
@@ -526,10 +532,11 @@ class AvgPool(Function):
         n = len(self.window.kernel)
         share = grad / self.divisor
         lead = grad.shape[:-n]
-        spread = share.reshape(lead + (1, -1))
+        positions = math.prod(grad.shape[-n:])  # spelled out: -1 fails for a batch of 0
+        spread = share.reshape(lead + (1, positions))
         spread = array_or_tensor.broadcast_to(spread, lead + (self.window.size,
                                                               spread.shape[-1]))
-        columns = spread.reshape(lead[:-1] + (-1, spread.shape[-1]))
+        columns = spread.reshape(lead[:-1] + (lead[-1] * self.window.size, positions))
         return _fold(columns, self.spatial, self.window)
 
     def jvp(self, tangent):

@@ -2,6 +2,7 @@
 cumsum."""
 
 import math
+import warnings
 
 import numpy as np
 
@@ -81,9 +82,11 @@ class Mean(_Reduction):
     def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
         self.count = math.prod([a.shape[i] for i in axes])
-        return a.mean(axis=axes, keepdims=keepdims)
+        return _mean(a, axes, keepdims)
 
     def backward(self, grad):
+        if not self.count:  # an empty input: its gradient is empty too
+            return self._expand(grad * 0)
         return self._expand(grad / self.count)
 
     def jvp(self, tangent):
@@ -133,18 +136,32 @@ class Min(_Extreme):
     pick = np.minimum
 
 
+def _mean(a, axes, keepdims):
+    """``a.mean`` over ``axes``; NaN over no elements, without NumPy's warnings (PyTorch's)."""
+    if a.size:
+        return a.mean(axis=axes, keepdims=keepdims)
+    with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)  # "Mean of empty slice"
+        return a.mean(axis=axes, keepdims=keepdims)
+
+
 @exposed("logsumexp")
 class LogSumExp(_Reduction):
-    """log(sum(exp(a))) over axes, shifted by the max so large inputs do not overflow."""
+    """log(sum(exp(a))) over axes, shifted by the max so large inputs do not overflow. Over no
+    elements it is log(0) = -inf, as in PyTorch."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
 
     def forward(self, a, axis=-1, keepdims=False):
         axes = self._setup(a, axis)
-        shift = np.max(a, axis=axes, keepdims=True)
-        shift = np.where(np.isfinite(shift), shift, 0)
-        out = np.log(np.exp(a - shift).sum(axis=axes, keepdims=True)) + shift
+        if a.size:
+            shift = np.max(a, axis=axes, keepdims=True)
+            shift = np.where(np.isfinite(shift), shift, 0)
+        else:  # nothing to shift (NumPy's max of an empty slice would raise)
+            shift = np.zeros(self.kept, a.dtype)
+        with np.errstate(divide="ignore"):  # a sum of 0 (no elements, or all -inf): -inf
+            out = np.log(np.exp(a - shift).sum(axis=axes, keepdims=True)) + shift
         out = out if keepdims else out.reshape([n for i, n in enumerate(a.shape) if i not in axes])
         self.save_for_backward(a, out)
         return out
@@ -244,12 +261,14 @@ class _Spread(_Reduction):
         self.axes = self._setup(a, axis)
         count = int(np.prod([a.shape[i] for i in self.axes]))
         self.dof = max(count - (1 if correction is None else correction), 0)
-        centred = a - a.mean(axis=self.axes, keepdims=True)
+        centred = self._centred(a)
         with np.errstate(divide="ignore", invalid="ignore"):
             return (centred * centred).sum(axis=self.axes, keepdims=keepdims) / self.dof
 
     def _centred(self, a):
-        return a - a.mean(axis=self.axes, keepdims=True)
+        if isinstance(a, Tensor):
+            return a - a.mean(axis=self.axes, keepdims=True)
+        return a - _mean(a, self.axes, True)
 
 
 @exposed("var")
@@ -368,9 +387,7 @@ class Norm(_Reduction):
         elif self.p == 1:
             out = mag.sum(axis=self.axes, keepdims=keepdims)
         elif np.isinf(self.p):
-            if a.size == 0:
-                raise ValueError(f"norm: the {self.p}-norm of an empty tensor (shape {a.shape}) "
-                                 "has no value")
+            _check_extreme_norm(self.p, a.shape, self.axes, axis)
             pick = np.max if self.p > 0 else np.min
             out = pick(mag, axis=self.axes, keepdims=keepdims)
         elif self.p == 0:
@@ -412,6 +429,23 @@ class Norm(_Reduction):
         if self.p == 0:
             return np.zeros(np.shape(out), dtype=tangent.dtype)
         return self._reduce(tangent * self._slope(a, out))
+
+
+def _check_extreme_norm(p, shape, axes, axis):
+    """The inf and -inf norms are a max and a min, which have no value over no elements: as in
+    PyTorch, an empty reduced axis is an error, while empty axes kept are fine (an empty
+    result)."""
+    name = "inf" if p > 0 else "-inf"
+    if axis is None and 0 in shape:
+        raise ValueError(f"norm: cannot compute the {name} norm on an empty tensor (shape "
+                         f"{shape}) because the operation does not have an identity, as in "
+                         "PyTorch; reduce over the non-empty axes only (pass dim)")
+    empty = [i for i in axes if shape[i] == 0]
+    if empty:
+        raise ValueError(f"norm: cannot compute the {name} norm on the dimension {empty[0]} "
+                         f"because this dimension is empty (shape {shape}) and the operation "
+                         "does not have an identity, as in PyTorch; reduce over the non-empty "
+                         "axes only")
 
 
 def _norm_order(p, axis):

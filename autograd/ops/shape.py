@@ -269,7 +269,9 @@ def flatten(x, start_dim=0, end_dim=-1):
                                                          allow_duplicate=True)
     if start > end:
         raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim}")
-    return Reshape.apply(x, shape=x.shape[:start] + (-1,) + x.shape[end + 1:])
+    # the merged size spelled out: -1 cannot be inferred when another axis is 0
+    merged = int(np.prod(x.shape[start:end + 1]))
+    return Reshape.apply(x, shape=x.shape[:start] + (merged,) + x.shape[end + 1:])
 
 
 @exposed("concatenate", method=False)

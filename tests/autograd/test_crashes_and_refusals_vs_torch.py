@@ -110,3 +110,105 @@ def test_cross_entropy_with_probabilities_refuses_ignore_index_as_pytorch():
     with pytest.raises(ValueError, match="ignore_index is not supported for floating point"):
         F.cross_entropy(z, q, ignore_index=0)
     _same(F.cross_entropy(z, q, ignore_index=-5), TF.cross_entropy(tz, tq, ignore_index=-5))
+
+
+# --- 3. empty tensors ----------------------------------------------------------------------------
+
+
+def _forward_and_backward(op, t_op, data):
+    """``op`` and ``t_op`` on the same data: equal results and gradients (of the sum), with no
+    warning from the engine."""
+    x, tx = _pair(data, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = op(x)
+        out.sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's own "degrees of freedom" warning
+        t_out = t_op(tx)
+    t_out.sum().backward()
+    _same(out, t_out)
+    _same(x.grad, tx.grad)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize(("shape", "dim"), [((0, 3), 0), ((0, 3), 1), ((3, 0), 1), ((3, 0), 0)])
+def test_softmax_of_an_empty_tensor_is_empty(name, shape, dim):
+    _forward_and_backward(lambda x: getattr(x, name)(dim), lambda t: getattr(t, name)(dim),
+                          np.zeros(shape))
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "var", "std", "logsumexp", "prod"])
+@pytest.mark.parametrize("dim", [0, 1, (0, 1)])
+def test_reductions_of_an_empty_tensor_match_pytorch(name, dim):
+    # torch: the sum of nothing is 0, the product 1, the mean NaN, logsumexp -inf
+    if name == "prod" and isinstance(dim, tuple):
+        pytest.skip("torch.prod takes one dim")
+    _forward_and_backward(lambda x: getattr(x, name)(dim), lambda t: getattr(t, name)(dim),
+                          np.zeros((0, 3)))
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "var", "std", "prod"])
+def test_full_reductions_of_an_empty_tensor_match_pytorch(name):
+    _forward_and_backward(lambda x: getattr(x, name)(), lambda t: getattr(t, name)(),
+                          np.zeros((0, 3)))
+
+
+@pytest.mark.parametrize("p", [float("inf"), -float("inf")])
+def test_extreme_norms_of_empty_tensors_refuse_only_an_empty_reduced_axis(p):
+    _forward_and_backward(lambda x: ag.norm(x, p, 1), lambda t: torch.norm(t, p, 1),
+                          np.zeros((0, 3)))
+    for dim in (0, None, (0, 1)):
+        with pytest.raises(RuntimeError, match="cannot compute the -?inf norm on"):
+            torch.norm(torch.zeros(0, 3), p, dim)
+        with pytest.raises(ValueError, match=r"cannot compute the -?inf norm on (the dimension 0 "
+                                             r"because this dimension is empty|an empty tensor)"):
+            ag.norm(ag.zeros(0, 3), p, dim)
+
+
+@pytest.mark.parametrize(("shape", "dims"), [
+    ((1, 0), ()), ((1, 0), (0, 0)), ((0, 3), (1,)), ((0, 2, 3), (1, 2)), ((2, 0, 3), (0, 1)),
+])
+def test_flatten_of_an_empty_tensor_matches_pytorch(shape, dims):
+    _forward_and_backward(lambda x: x.flatten(*dims) * 2, lambda t: t.flatten(*dims) * 2,
+                          np.zeros(shape))
+
+
+CONVOLUTIONS = [
+    ("conv1d", (0, 2, 5), {}, (3, 2, 3), False),
+    ("conv1d", (0, 2, 5), {}, (3, 2, 3), True),
+    ("conv2d", (0, 2, 5, 5), {"padding": 1}, (4, 2, 3, 3), False),
+    ("conv2d", (0, 2, 5, 5), {"groups": 2}, (4, 1, 3, 3), True),
+    ("max_pool2d", (0, 2, 4, 4), {"kernel_size": 2}, None, False),
+    ("avg_pool2d", (0, 2, 4, 4), {"kernel_size": 2, "padding": 1}, None, False),
+    ("adaptive_avg_pool2d", (0, 2, 4, 4), {"output_size": 2}, None, False),
+    ("unfold", (0, 2, 4, 4), {"kernel_size": 2}, None, False),
+    ("fold", (0, 8, 9), {"output_size": (4, 4), "kernel_size": 2}, None, False),
+]
+
+
+@pytest.mark.parametrize(("name", "shape", "settings", "weight", "bias"), CONVOLUTIONS)
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_windowed_ops_on_a_batch_of_zero_match_pytorch(name, shape, settings, weight, bias,
+                                                        create_graph):
+    rng = np.random.default_rng(0)
+    pairs = [_pair(np.zeros(shape), requires_grad=True)]
+    if weight is not None:
+        pairs.append(_pair(rng.standard_normal(weight), requires_grad=True))
+        if bias:
+            pairs.append(_pair(rng.standard_normal(weight[0]), requires_grad=True))
+    ours, theirs = [p[0] for p in pairs], [p[1] for p in pairs]
+    out = getattr(F, name)(*ours, **settings)
+    t_out = getattr(TF, name)(*theirs, **settings)
+    _same(out, t_out)
+    if create_graph:
+        grads = ag.grad((out * out).sum(), ours, create_graph=True)
+        sum(g.sum() for g in grads).backward()
+        t_grads = torch.autograd.grad((t_out * t_out).sum(), theirs, create_graph=True)
+        sum(g.sum() for g in t_grads).backward()
+    else:
+        (out * out).sum().backward()
+        (t_out * t_out).sum().backward()
+    for x, tx in zip(ours, theirs):
+        if tx.grad is not None:  # torch's second derivative may not reach an empty input
+            _same(x.grad, tx.grad)
