@@ -3,6 +3,8 @@
 Operators and methods call the ops in ``autograd.ops``; this file only holds data and plumbing.
 """
 
+import operator
+
 import numpy as np
 
 from .grad_mode import _grad_enabled
@@ -20,8 +22,7 @@ class Tensor:
     _hooks = None
     _retains_grad = False
     _tangent = None  # (dual level, ndarray) in forward mode: see forward_ad
-    # NumPy defers to our reflected operators (ndarray * Tensor -> Tensor.__rmul__).
-    __array_ufunc__ = None
+    _version = 0  # how many in-place changes this tensor's array has had
 
     def __init__(self, data, requires_grad=False, dtype=None, name=None):
         if isinstance(data, Tensor):
@@ -62,7 +63,9 @@ class Tensor:
 
     @property
     def size(self):
-        return self.data.size
+        """The number of elements, as NumPy's ``a.size``; called, PyTorch's ``x.size()`` (the
+        shape) or ``x.size(dim)`` (one axis's length). See ``Size``."""
+        return Size(self.data.size, self.data.shape)
 
     @property
     def dtype(self):
@@ -260,7 +263,89 @@ class Tensor:
         return _record(_ops.MatMul(), (other, self), None)
 
     def __getitem__(self, key):
-        return _ops.Index.apply(self, key=_index_key(key))
+        key = _index_key(key)
+        if type(key) is tuple and _mixes_ints_and_arrays(key):
+            first, then = _ints_first(key, self.ndim)
+            return _ops.Index.apply(_ops.Index.apply(self, key=first), key=then)
+        return _ops.Index.apply(self, key=key)
+
+    # --- in place: x += y changes x itself, as in PyTorch (see _update_in_place) ----------------
+    def __iadd__(self, other):
+        return self._update_in_place(np.add, "+=", other)
+
+    def __isub__(self, other):
+        return self._update_in_place(np.subtract, "-=", other)
+
+    def __imul__(self, other):
+        return self._update_in_place(np.multiply, "*=", other)
+
+    def __itruediv__(self, other):
+        return self._update_in_place(np.true_divide, "/=", other)
+
+    def zero_(self):
+        """Set every element to 0 in place and return this tensor (``p.grad.zero_()``)."""
+        return self.fill_(0)
+
+    def _update_in_place(self, ufunc, symbol, other):
+        """``self = self <op> other`` written into this tensor's own array, so every name, view
+        and ``.grad`` that shares it sees the change (PyTorch's rule; NumPy's too). Allowed where
+        nothing is recorded: under ``no_grad()`` (an optimizer step ``p -= lr * p.grad``) or on a
+        tensor that does not require grad. The result keeps this tensor's dtype and shape."""
+        self._check_in_place(symbol)
+        value = _raw(other)
+        try:
+            ufunc(self.data, value, out=self.data, casting="same_kind")
+        except TypeError:
+            raise TypeError(
+                f"x {symbol} y: the result has dtype {np.result_type(self.data, value)}, which "
+                f"cannot be stored in x's dtype {self.dtype} (PyTorch refuses it too); write "
+                f"x = x {symbol[0]} y for a new tensor, or cast y first") from None
+        except ValueError as error:
+            if "read-only" in str(error):
+                raise ValueError(
+                    f"x {symbol} y: x shares its memory with a read-only array (a broadcast or "
+                    "expanded view, or a freed stand-in), so it cannot change in place; write "
+                    f"x = x {symbol[0]} y, or take a copy first with x = x.clone()") from None
+            raise ValueError(
+                f"x {symbol} y: y of shape {np.shape(value)} does not broadcast to x's shape "
+                f"{self.shape}, and an in-place result keeps x's shape; write x = x {symbol[0]} y "
+                "for a result of the broadcast shape") from None
+        self._version += 1
+        return self
+
+    def _check_in_place(self, what):
+        """PyTorch's rule for in-place changes while recording: refused on a leaf that requires
+        grad (its gradient would describe values it no longer holds) and, here, on a tensor an
+        op computed (the graph keeps the old value; write a new tensor instead)."""
+        if not (self.requires_grad and _grad_enabled.get()):
+            return
+        if self.grad_fn is None:
+            raise RuntimeError(
+                f"{what}: a leaf tensor that requires grad cannot be changed in place while "
+                "gradients are recorded (PyTorch's rule). For an update step, wrap it in `with "
+                "autograd.no_grad():`; to compute a new value, write x = x + y instead")
+        raise RuntimeError(
+            f"{what}: this tensor was computed by {self.grad_fn.name}, and this engine does not "
+            "change a computed tensor in place while recording (its graph needs the old value); "
+            "write x = x + y for a new tensor, or detach() it first")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        """NumPy meets a Tensor: ``array -= tensor`` (``p.data -= lr * p.grad``) writes into the
+        array; ``array * tensor`` and the other operators give the Tensor result, as the
+        reflected operator would. Any other NumPy function of a Tensor is refused: use the
+        engine's own (ag.exp) or the array (x.data)."""
+        if method == "__call__":
+            if out is not None:
+                arrays = [_raw(x) for x in inputs]
+                return ufunc(*arrays, out=tuple(_raw(o) for o in out), **kwargs)
+            operator_ = _NUMPY_OPERATORS.get(ufunc)
+            if operator_ is not None and len(inputs) == 2 and not kwargs:
+                left, right = inputs
+                return operator_(as_tensor(left, like=(right,)) if not isinstance(left, Tensor)
+                                 else left, right)
+        raise TypeError(
+            f"NumPy's {ufunc.__name__} does not take a Tensor: use the engine's own function "
+            f"(e.g. autograd.{ufunc.__name__}, recorded for backward) or the array x.numpy()")
 
     # exp, sum, reshape, transpose, … : every op marked @exposed in autograd/ops is attached here
     # as a method when autograd.ops is imported (see autograd/ops/exposed.py).
@@ -345,12 +430,6 @@ class Tensor:
     def any(self, axis=None):
         return _constant(self.data.any(axis=axis))
 
-    def sort(self, axis=-1):
-        return _constant(np.sort(self.data, axis=axis))
-
-    def round(self, decimals=0):
-        return _constant(np.round(self.data, decimals))
-
     def fill(self, value):
         """numpygrad's fill: a new tensor of this shape and dtype, every element ``value``, not
         recorded. ``fill_`` changes this tensor in place."""
@@ -358,11 +437,30 @@ class Tensor:
 
     def fill_(self, value):
         """Set every element to ``value`` in place (not recorded) and return this tensor."""
-        if self.requires_grad and self.is_leaf and _grad_enabled.get():
-            raise RuntimeError("a leaf that requires grad cannot be changed in place while "
-                               "recording: wrap the change in `with autograd.no_grad():`")
+        self._check_in_place("fill_")
         self.data.fill(value)
+        self._version += 1
         return self
+
+
+class Size(int):
+    """``x.size``: NumPy's element count (an int, so ``x.size == 6`` and ``x.size * 2`` work),
+    which can also be called as PyTorch's method: ``x.size()`` is the shape, ``x.size(1)`` one
+    axis's length."""
+
+    def __new__(cls, count, shape):
+        size = super().__new__(cls, count)
+        size.shape = shape
+        return size
+
+    def __call__(self, dim=None):
+        if dim is None:
+            return self.shape
+        try:
+            return self.shape[dim]
+        except (IndexError, TypeError):
+            raise IndexError(f"size({dim!r}): the tensor has shape {self.shape}, so dim runs from "
+                             f"{-len(self.shape)} to {len(self.shape) - 1}") from None
 
 
 class _HookHandle:
@@ -407,11 +505,72 @@ def _bitwise(ufunc, symbol, *operands):
     return _constant(ufunc(*arrays))
 
 
+_NUMPY_OPERATORS = {
+    np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
+    np.true_divide: operator.truediv, np.power: operator.pow, np.matmul: operator.matmul,
+    np.equal: operator.eq, np.not_equal: operator.ne, np.less: operator.lt,
+    np.less_equal: operator.le, np.greater: operator.gt, np.greater_equal: operator.ge,
+    np.bitwise_and: operator.and_, np.bitwise_or: operator.or_, np.bitwise_xor: operator.xor,
+}
+"""The NumPy ufuncs behind Python's operators: ``array <op> tensor`` takes the Tensor route."""
+
+
 def _index_key(key):
-    """Turn tensors inside an indexing key into arrays (indices are never differentiated)."""
+    """Turn tensors inside an indexing key into arrays (indices are never differentiated), and a
+    0-d integer tensor into an int, as PyTorch reads it."""
     if isinstance(key, tuple):
-        return tuple(_raw(part) for part in key)
-    return _raw(key)
+        return tuple(_index_part(part) for part in key)
+    return _index_part(key)
+
+
+def _index_part(part):
+    part = _raw(part)
+    if type(part) is np.ndarray:
+        if part.ndim == 0 and part.dtype.kind in "iu":
+            return int(part)
+        if part.dtype.kind == "f":
+            raise IndexError("tensors used as indices must hold integers or bools, got "
+                             f"{part.dtype}: convert them with .long()")
+    if type(part) is slice and part.step is not None and part.step < 0:
+        raise ValueError(f"x[::{part.step}]: a negative step is not supported (PyTorch refuses "
+                         "it too); reverse with x.flip(dim) instead")
+    return part
+
+
+def _is_array_index(part):
+    return isinstance(part, (list, np.ndarray))
+
+
+def _mixes_ints_and_arrays(key):
+    """Whether the key has an int beside an index array: NumPy then counts the int as an array
+    index, which can move the result's axes, where PyTorch applies the ints first."""
+    has_int = has_array = False
+    for part in key:
+        if isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            has_int = True
+        elif _is_array_index(part):
+            has_array = True
+    return has_int and has_array
+
+
+def _ints_first(key, ndim):
+    """PyTorch's reading of a key with ints and index arrays, as two NumPy keys: the ints (and
+    slices, None, Ellipsis) first, then the index arrays on what is left."""
+    first, then = [], []
+    for part in key:
+        if isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            first.append(part)
+        elif _is_array_index(part):
+            dims = np.ndim(part) if np.asarray(part).dtype == bool else 1
+            first.extend([slice(None)] * dims)
+            then.append(part)
+        elif part is Ellipsis:
+            first.append(part)
+            then.append(part)
+        else:  # a slice, or None (whose new axis the second key passes over)
+            first.append(part)
+            then.append(slice(None))
+    return tuple(first), tuple(then)
 
 
 def as_tensor(x, like=()):

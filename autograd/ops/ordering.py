@@ -1,6 +1,12 @@
-"""Orderings: argmax, argmin, argsort and topk. Indices are not differentiable, so they are
-constants (as in PyTorch); topk's values are the input gathered at its indices, so their gradient
-goes back to the elements chosen.
+"""Orderings: argmax, argmin, argsort, sort, topk, median, and max/min along a dim. Indices are
+not differentiable, so they are constants (as in PyTorch); the values are the input gathered at
+its indices, so their gradient goes back to the elements chosen (and forward mode and second
+order come from the gather).
+
+``sort``, ``topk``, ``median`` and ``max``/``min`` along a dim return PyTorch's pair, a named tuple
+``(values, indices)``: ``x.max(dim=1)[0]`` and ``x.max(1).values`` are the row maxima. NumPy's
+keyword ``axis=`` keeps NumPy's meaning for max and min: ``x.max(axis=1)`` is the values alone,
+and tied maxima share the gradient (as ``amax`` and the full ``x.max()`` do, in PyTorch too).
 
 NaN counts as larger than every number, as in PyTorch; ties keep their order (a stable sort), where
 PyTorch's topk leaves the order of ties unspecified.
@@ -11,11 +17,21 @@ from collections import namedtuple
 import numpy as np
 
 from ..tensor import Tensor
+from . import reduce
+from .elementwise import Maximum, Minimum
 from .exposed import exposed
 from .shape import Index
 
 TopK = namedtuple("TopK", ["values", "indices"])
 """What ``topk`` returns: ``values, indices = x.topk(2)`` or ``x.topk(2).values``."""
+Sort = namedtuple("Sort", ["values", "indices"])
+"""What ``sort`` returns: ``values, indices = x.sort()``."""
+Max = namedtuple("Max", ["values", "indices"])
+"""What ``max`` along a dim returns: ``values, indices = x.max(dim=1)``."""
+Min = namedtuple("Min", ["values", "indices"])
+"""What ``min`` along a dim returns: ``values, indices = x.min(dim=1)``."""
+Median = namedtuple("Median", ["values", "indices"])
+"""What ``median`` along a dim returns: ``values, indices = x.median(dim=1)``."""
 
 
 def _data(x):
@@ -92,7 +108,146 @@ def topk(x, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - PyTorch's key
         raise ValueError(f"topk: k ({k}) is out of range: axis {dim} of the tensor of shape "
                          f"{data.shape} has {size} elements; use k between 0 and {size}")
     indices = np.take(_order(data, axis, largest), np.arange(k), axis=axis)
+    return TopK(*_gathered(x, indices, axis))
+
+
+def _gathered(x, indices, axis):
+    """The elements of ``x`` at ``indices`` along ``axis`` (recorded: their gradient goes back to
+    those places), and the indices as a constant."""
     key = list(np.indices(indices.shape, sparse=True))
     key[axis] = indices
-    values = Index.apply(x, key=tuple(key))
-    return TopK(values, _untracked(indices))
+    return Index.apply(x, key=tuple(key)), _untracked(indices)
+
+
+def _as_tensor(x):
+    return x if isinstance(x, Tensor) else Tensor(x)
+
+
+def _dim_index(dim, ndim, name):
+    """``dim`` as a non-negative axis (a 0-d tensor takes 0 and -1, as in PyTorch)."""
+    if not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"{name}: dim must be one int, got {dim!r}; for several axes at once use "
+                        f"{'amax' if name == 'max' else 'amin' if name == 'min' else 'a loop'}")
+    try:
+        return int(np.lib.array_utils.normalize_axis_index(dim, max(ndim, 1)))
+    except np.exceptions.AxisError:
+        raise np.exceptions.AxisError(
+            f"{name}: dim {dim} is out of range for a tensor with {ndim} dimension(s); dims run "
+            f"from {-max(ndim, 1)} to {max(ndim, 1) - 1}") from None
+
+
+@exposed("sort")
+def sort(x, dim=-1, descending=False, stable=False, *, axis=None):
+    """The elements sorted along ``dim`` (ascending unless ``descending``) and where each came
+    from, as ``Sort(values, indices)``, PyTorch's pair. NaN sorts last ascending and first
+    descending. The values are differentiable; the sort is always stable."""
+    x = _as_tensor(x)
+    dim = dim if axis is None else axis
+    data = x.data
+    if data.ndim == 0:
+        _dim_index(dim, 0, "sort")
+        return Sort(x[...], _untracked(np.int64(0)))
+    axis = _dim_index(dim, data.ndim, "sort")
+    return Sort(*_gathered(x, _order(data, axis, descending), axis))
+
+
+def _reduced_pair(pair, name, x, dim, keepdim, pick_indices):
+    """max, min or median along one dim: PyTorch's ``(values, indices)``, the values gathered
+    at the indices so that the gradient goes to the element chosen."""
+    data = x.data
+    axis = _dim_index(dim, data.ndim, name)
+    if data.ndim == 0:
+        return pair(x[...], _untracked(np.int64(0)))
+    if data.shape[axis] == 0:
+        raise IndexError(f"{name}(): dim {dim} of the tensor of shape {data.shape} has no "
+                         f"elements, so there is no {name} along it (PyTorch refuses it too)")
+    indices = np.expand_dims(pick_indices(data, axis), axis)
+    values, indices = _gathered(x, indices, axis)
+    if not keepdim:
+        values, indices = values.squeeze(axis), _untracked(indices.data.squeeze(axis))
+    return pair(values, indices)
+
+
+def _extreme(name, ufunc_pick, pair, reduction, binary):
+    """``max`` or ``min`` with PyTorch's three forms and NumPy's keyword (see the module doc)."""
+
+    def extreme(x, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        x = _as_tensor(x)
+        if isinstance(dim, Tensor):  # torch.max(x, other): the elementwise form
+            return binary(x, dim)
+        if axis is not None or keepdims is not None:
+            if dim is not None:
+                raise TypeError(f"{name}: pass dim (PyTorch's name, giving values and indices) "
+                                "or axis (NumPy's, giving values), not both")
+            return reduction.apply(x, axis=axis, keepdims=bool(keepdims or keepdim))
+        if dim is None:
+            if keepdim:
+                raise TypeError(f"{name}: keepdim needs a dim, e.g. x.{name}(dim=1, keepdim=True)")
+            return reduction.apply(x)
+        return _reduced_pair(pair, name, x, dim, keepdim, ufunc_pick)
+
+    extreme.__name__ = extreme.__qualname__ = name
+    extreme.__doc__ = (
+        f"The {'largest' if name == 'max' else 'smallest'} element, in PyTorch's three forms: "
+        f"``x.{name}()`` over every element (tied elements share the gradient); ``x.{name}(dim)`` "
+        f"along one dim, PyTorch's pair ``{pair.__name__}(values, indices)`` (the first of tied "
+        f"elements is chosen and gets the gradient; a NaN wins); ``{name}(x, other)``, the "
+        f"elementwise {'maximum' if name == 'max' else 'minimum'}. NumPy's keyword "
+        f"``axis=`` gives the values alone, tied elements sharing the gradient.")
+    return extreme
+
+
+tensor_max = exposed("max")(_extreme("max", np.argmax, Max, reduce.Max, Maximum.apply))
+tensor_min = exposed("min")(_extreme("min", np.argmin, Min, reduce.Min, Minimum.apply))
+
+
+@exposed("amax")
+def amax(x, dim=(), keepdim=False):
+    """The largest elements over ``dim`` (one or several axes; all for ``()``), tied elements
+    sharing the gradient equally, as torch.amax."""
+    return reduce.Max.apply(_as_tensor(x), axis=None if dim == () else dim, keepdims=keepdim)
+
+
+@exposed("amin")
+def amin(x, dim=(), keepdim=False):
+    """The smallest elements over ``dim`` (one or several axes; all for ``()``), tied elements
+    sharing the gradient equally, as torch.amin."""
+    return reduce.Min.apply(_as_tensor(x), axis=None if dim == () else dim, keepdims=keepdim)
+
+
+def _lower_median_index(data, axis):
+    """Where the lower median of each slice sits (PyTorch's median: the smaller of the two middle
+    elements for an even count), or the first NaN's place where a slice holds NaN."""
+    order = np.argsort(data, axis=axis, kind="stable")
+    middle = np.take(order, [(data.shape[axis] - 1) // 2], axis=axis).squeeze(axis)
+    nan = np.isnan(data)
+    return np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), middle)
+
+
+@exposed("median")
+def median(x, dim=None, keepdim=False):
+    """The lower median (the smaller middle element for an even count; NaN if any element is
+    NaN), as torch.median: ``x.median()`` over every element, or along ``dim`` PyTorch's pair
+    ``Median(values, indices)``. The gradient goes to the element chosen."""
+    x = _as_tensor(x)
+    if dim is not None:
+        return _reduced_pair(Median, "median", x, dim, keepdim, _lower_median_index)
+    if keepdim:
+        raise TypeError("median: keepdim needs a dim, e.g. x.median(dim=1, keepdim=True)")
+    if x.data.size == 0:
+        return Tensor._make(np.array(np.nan, dtype=x.dtype), False, None)
+    return MedianOfAll.apply(x)
+
+
+class MedianOfAll(reduce._Extreme):
+    """The lower median of every element; tied elements share the gradient, as in
+    torch.median() (the shares are max's and min's)."""
+
+    __slots__ = ()
+
+    def forward(self, a):
+        self._setup(a, None)
+        flat = a.reshape(-1)
+        best = flat[_lower_median_index(flat, 0)].reshape(self.kept)
+        self.save_for_backward(a, best)
+        return best.reshape(())

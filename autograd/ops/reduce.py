@@ -124,13 +124,11 @@ class _Extreme(_Reduction):
         return self._reduce(tangent * self._shares())
 
 
-@exposed("max")
 class Max(_Extreme):
     __slots__ = ()
     pick = np.maximum
 
 
-@exposed("min")
 class Min(_Extreme):
     __slots__ = ()
     pick = np.minimum

@@ -46,7 +46,8 @@ class Transpose(Function):
         return a.transpose(self.axes)
 
     def backward(self, grad):
-        return grad.transpose(tuple(np.argsort(self.axes)))
+        inverse = tuple(np.argsort(self.axes).tolist())
+        return grad.permute(inverse) if isinstance(grad, Tensor) else grad.transpose(inverse)
 
     def hint(self, inputs, axes):
         ndim = inputs[0].ndim

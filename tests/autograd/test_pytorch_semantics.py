@@ -1,0 +1,295 @@
+"""Where the engine once answered differently from PyTorch without an error: in-place updates,
+identity permutations under create_graph, ints beside index arrays, sort and max/min/median along
+a dim, PyTorch's idioms (x.size(), p.grad.zero_(), p.data -= ...). PyTorch is the oracle."""
+
+import operator
+
+import numpy as np
+import pytest
+
+import autograd as ag
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+
+def both(array, requires_grad=True, dtype=np.float64):
+    array = np.asarray(array, dtype=dtype)
+    return (ag.tensor(array.copy(), requires_grad=requires_grad),
+            torch.tensor(array.copy(), requires_grad=requires_grad))
+
+
+def same(ours, theirs, rtol=1e-12, atol=1e-12):
+    theirs = theirs.detach().numpy() if isinstance(theirs, torch.Tensor) else np.asarray(theirs)
+    ours = ours.data if isinstance(ours, ag.Tensor) else np.asarray(ours)
+    assert ours.shape == theirs.shape
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=atol)
+
+
+# ------------------------------------------------------------------ in place
+
+
+def test_the_hand_written_training_step_updates_the_parameters():
+    (w, tw), (x, tx) = both([1.0, -2.0, 0.5]), both([0.3, 0.7, -1.1], requires_grad=False)
+    for _ in range(3):
+        for p, inputs in ((w, x), (tw, tx)):
+            loss = ((p * inputs).sum() - 1.0) ** 2
+            loss.backward()
+        with ag.no_grad():
+            w -= 0.1 * w.grad
+            w.grad.zero_()
+        with torch.no_grad():
+            tw -= 0.1 * tw.grad
+            tw.grad.zero_()
+    same(w, tw)
+    assert w.is_leaf and w.requires_grad
+
+
+@pytest.mark.parametrize("update", [operator.iadd, operator.isub, operator.imul,
+                                    operator.itruediv], ids=["+=", "-=", "*=", "/="])
+@pytest.mark.parametrize("other", [[0.5, 2.0, -1.0], [2.0], 3.0], ids=["same", "one", "number"])
+def test_each_in_place_operator_changes_the_tensor_itself_under_no_grad(update, other):
+    (x, tx) = both([1.0, 2.0, 4.0])
+    if isinstance(other, list):
+        y, ty = both(other, requires_grad=False)
+    else:
+        y = ty = other
+    with ag.no_grad():
+        assert update(x, y) is x
+    with torch.no_grad():
+        assert update(tx, ty) is tx
+    assert x.is_leaf and x.requires_grad
+    same(x, tx)
+
+
+def test_a_view_sees_the_in_place_change_as_in_pytorch():
+    x, tx = both([0.0, 0.0, 0.0], requires_grad=False)
+    view, tview = x[:2], tx[:2]
+    x += 1.0
+    tx += 1.0
+    same(view, tview)
+
+
+def test_in_place_on_a_leaf_that_requires_grad_raises_outside_no_grad():
+    x, tx = both([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="leaf"):
+        tx += 1
+    with pytest.raises(RuntimeError, match=r"leaf tensor that requires grad.*no_grad\(\)"):
+        x += 1
+    same(x, tx)
+
+
+def test_in_place_refuses_a_result_its_dtype_cannot_hold():
+    ints, tints = ag.zeros(3, dtype=np.int64), torch.zeros(3, dtype=torch.int64)
+    with pytest.raises(RuntimeError):
+        tints += 1.5
+    with pytest.raises(TypeError, match="float64.*int64"):
+        ints += 1.5
+
+
+def test_in_place_keeps_float32():
+    x, tx = both([1.0, 2.0], requires_grad=False, dtype=np.float32)
+    x += ag.tensor([0.1, 0.2])
+    tx += torch.tensor([0.1, 0.2], dtype=torch.float64)
+    same(x, tx, rtol=1e-7)
+
+
+def test_p_data_minus_equals_updates_the_parameter():
+    (p, tp), (x, tx) = both([1.0, 2.0]), both([3.0, -1.0], requires_grad=False)
+    (p * x).sum().backward()
+    (tp * tx).sum().backward()
+    p.data -= 0.5 * p.grad
+    tp.data -= 0.5 * tp.grad
+    assert type(p.data) is np.ndarray
+    same(p, tp)
+
+
+def test_an_array_beside_a_tensor_gives_the_tensor_result():
+    x, tx = both([1.0, 2.0])
+    array = np.array([3.0, 4.0])
+    tarray = torch.tensor(array)
+    for ours, theirs in ((array * x, tarray * tx), (array - x, tarray - tx),
+                         (array / x, tarray / tx)):
+        assert isinstance(ours, ag.Tensor) and ours.requires_grad
+        same(ours, theirs)
+
+
+def test_a_numpy_function_of_a_tensor_names_the_engines_own():
+    with pytest.raises(TypeError, match=r"autograd\.exp"):
+        np.exp(ag.ones(2))
+
+
+# ------------------------------------------------------------------ idioms
+
+
+def test_size_is_numpys_count_and_pytorchs_method():
+    x, tx = both(np.zeros((2, 3, 4)))
+    assert x.size == 24 and x.size * 2 == 48
+    assert x.size() == tuple(tx.size())
+    assert x.size(1) == tx.size(1) and x.size(-1) == tx.size(-1)
+    with pytest.raises(IndexError, match=r"dim runs from -3 to 2"):
+        x.size(3)
+
+
+def test_zero_on_a_gradient_keeps_the_same_tensor():
+    x, tx = both([1.0, 2.0])
+    (x * x).sum().backward()
+    (tx * tx).sum().backward()
+    grad, tgrad = x.grad, tx.grad
+    grad.zero_()
+    tgrad.zero_()
+    (x * 3).sum().backward()
+    (tx * 3).sum().backward()
+    assert x.grad is grad
+    same(grad, tgrad)
+
+
+# ------------------------------------------------------------------ identity permutations
+
+
+@pytest.mark.parametrize(("shape", "permute"), [
+    ((2, 3), lambda t: t.permute(0, 1)),
+    ((3, 3), lambda t: t.permute(0, 1)),
+    ((3, 3), lambda t: t.transpose(1, 1)),
+    ((2, 3, 4), lambda t: t.swapaxes(2, 2)),
+    ((2, 3, 4), lambda t: t.permute(0, 1, 2)),
+    ((2, 3, 4), lambda t: t.permute(2, 0, 1)),
+], ids=["non-square", "square", "transpose-1-1", "swapaxes-2-2", "3d-identity", "3d"])
+def test_permutations_have_pytorchs_first_and_second_derivatives(shape, permute, rng):
+    (x, tx) = both(rng.standard_normal(shape))
+    weight = rng.standard_normal(permute(tx).shape)
+    (g,) = ag.grad((permute(x) ** 3 * ag.tensor(weight)).sum(), x, create_graph=True)
+    (tg,) = torch.autograd.grad((permute(tx) ** 3 * torch.tensor(weight)).sum(), tx,
+                                create_graph=True)
+    same(g, tg)
+    (g * g).sum().backward()
+    (tg * tg).sum().backward()
+    same(x.grad, tx.grad)
+
+
+# ------------------------------------------------------------------ indexing
+
+
+KEYS = {
+    "int-slice-list": lambda index: (1, slice(None), index([2, 0])),
+    "0d-tensor-slice-list": lambda index: (index(1), slice(None), index([2, 0])),
+    "ellipsis-int-list": lambda index: (Ellipsis, 1, index([2, 0])),
+    "int-ellipsis-list": lambda index: (1, Ellipsis, index([2, 0])),
+    "none-int-slice-list": lambda index: (None, 1, slice(None), index([2, 0])),
+    "list-int-slice": lambda index: (index([0, 1]), 1, slice(None)),
+    "int-list-int": lambda index: (1, index([0, 2]), 1),
+    "int-slice-mask": lambda index: (0, slice(None), index([True, False, True, False])),
+    "int-mask-int": lambda index: (1, index([True, False, True]), 0),
+    "list-slice-list": lambda index: (index([1]), slice(None), index([2, 0])),
+}
+
+
+@pytest.mark.parametrize("name", list(KEYS))
+def test_indexing_puts_the_axes_where_pytorch_does(name, rng):
+    x, tx = both(rng.standard_normal((2, 3, 4)))
+    ours = x[KEYS[name](lambda v: ag.Tensor(np.asarray(v)))]
+    theirs = tx[KEYS[name](torch.tensor)]
+    same(ours, theirs)
+    upstream = rng.standard_normal(tuple(theirs.shape))
+    ours.backward(upstream)
+    theirs.backward(torch.tensor(upstream))
+    same(x.grad, tx.grad)
+
+
+def test_a_negative_step_is_refused_with_flip_as_the_fix():
+    x, tx = both([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError):
+        tx[::-1]
+    with pytest.raises(ValueError, match=r"flip"):
+        x[::-1]
+
+
+# ------------------------------------------------------------------ sort, max, min, median
+
+
+PAIRS = {
+    "sort": lambda t: t.sort(),
+    "sort-dim0-descending": lambda t: t.sort(dim=0, descending=True),
+    "max-dim": lambda t: t.max(dim=1),
+    "max-positional-keepdim": lambda t: t.max(0, keepdim=True),
+    "min-dim": lambda t: t.min(dim=-1),
+    "median-dim": lambda t: t.median(dim=1),
+    "median-dim0": lambda t: t.median(0),
+    "topk": lambda t: t.topk(2, dim=1),
+}
+
+
+@pytest.mark.parametrize("name", list(PAIRS))
+def test_value_index_pairs_match_pytorch_with_gradient_to_the_chosen_element(name, rng):
+    data = np.array([[3.0, 1.0, 3.0, -2.0], [0.0, 5.0, 2.0, 5.0], [1.5, -1.0, 0.25, 4.0]])
+    x, tx = both(data)
+    ours, theirs = PAIRS[name](x), PAIRS[name](tx)
+    values, indices = ours
+    assert ours.values is values and ours[0] is values
+    same(values, theirs.values)
+    same(indices, theirs.indices)
+    assert not indices.requires_grad
+    upstream = rng.standard_normal(tuple(theirs.values.shape))
+    values.backward(upstream)
+    theirs.values.backward(torch.tensor(upstream))
+    same(x.grad, tx.grad)
+
+
+def test_sort_has_second_derivatives_and_forward_mode(rng):
+    x, tx = both(rng.standard_normal((3, 4)))
+    weight = rng.standard_normal((3, 4))
+    (g,) = ag.grad((x.sort().values ** 3 * ag.tensor(weight)).sum(), x, create_graph=True)
+    (tg,) = torch.autograd.grad((tx.sort().values ** 3 * torch.tensor(weight)).sum(), tx,
+                                create_graph=True)
+    same(g, tg)
+    tangent = rng.standard_normal((3, 4))
+    _, ours = ag.func.jvp(lambda t: t.sort(dim=0).values, (ag.tensor(x.data),),
+                          (ag.tensor(tangent),))
+    _, theirs = torch.func.jvp(lambda t: t.sort(dim=0).values, (tx.detach(),),
+                               (torch.tensor(tangent),))
+    same(ours, theirs)
+
+
+def test_nan_sorts_and_wins_as_in_pytorch():
+    data = [[1.0, np.nan, 3.0, 2.0]]
+    x, tx = both(data, requires_grad=False)
+    for pick in (lambda t: t.sort(), lambda t: t.sort(descending=True), lambda t: t.max(1),
+                 lambda t: t.min(1), lambda t: t.median(1)):
+        ours, theirs = pick(x), pick(tx)
+        same(ours.values, theirs.values)
+        same(ours.indices, theirs.indices)
+
+
+def test_max_without_dim_and_with_numpys_axis_keep_the_values_and_share_ties():
+    x, tx = both([[2.0, 2.0, 1.0], [0.0, 3.0, 3.0]])
+    x.max().backward()
+    tx.max().backward()
+    same(x.grad, tx.grad)
+    x.grad = None
+    tx.grad = None
+    x.max(axis=1).sum().backward()
+    tx.amax(dim=1).sum().backward()
+    same(x.grad, tx.grad)
+
+
+def test_median_of_every_element_shares_ties_as_pytorch():
+    x, tx = both([1.0, 2.0, 2.0, 3.0])
+    x.median().backward()
+    tx.median().backward()
+    same(x.grad, tx.grad)
+
+
+def test_max_with_a_tensor_is_the_elementwise_maximum():
+    (x, tx), (y, ty) = both([1.0, 5.0]), both([3.0, 2.0])
+    same(ag.max(x, y), torch.max(tx, ty))
+    same(ag.min(x, y), torch.min(tx, ty))
+
+
+def test_max_along_an_empty_dim_is_refused_as_in_pytorch():
+    x, tx = both(np.zeros((0, 3)), requires_grad=False)
+    same(x.max(dim=1).values, tx.max(dim=1).values)
+    with pytest.raises(IndexError):
+        tx.max(dim=0)
+    with pytest.raises(IndexError, match=r"dim 0 of the tensor of shape \(0, 3\) has no elements"):
+        x.max(dim=0)
