@@ -371,7 +371,9 @@ def _as_walk_gradient(g, dtype, create_graph):
     """A gradient from a backward on Tensors as the walk carries it: a Tensor under create_graph,
     else a fresh array of the input's dtype (fresh: a backward may return a saved array)."""
     if create_graph:
-        return g if isinstance(g, Tensor) else Tensor(np.asarray(g, dtype=dtype))
+        if not isinstance(g, Tensor):
+            return Tensor(np.asarray(g, dtype=dtype))
+        return g if g.data.dtype == dtype else g.to(dtype)  # PyTorch: the input's dtype
     return np.array(_array(g), dtype=dtype)
 
 

@@ -51,9 +51,9 @@ def hessian(f, inputs):
 
 def _by_rows(f, inputs):
     out, vjp_fn = func.vjp(f, *inputs)
-    blocks = [np.zeros(out.shape + x.shape) for x in inputs]
+    blocks = [np.zeros(out.shape + x.shape, dtype=_gradient_dtype(x)) for x in inputs]
     for index in np.ndindex(out.shape):
-        seed = np.zeros(out.shape)
+        seed = np.zeros(out.shape, dtype=out.dtype)
         seed[index] = 1.0
         for block, g in zip(blocks, vjp_fn(Tensor._make(seed, False, None))):
             block[index] = g.data
@@ -66,7 +66,7 @@ def _by_columns(f, inputs):
     blocks = []
     for position, x in enumerate(inputs):
         shape = np.shape(getattr(x, "data", x))
-        block = np.zeros(out.shape + shape)
+        block = np.zeros(out.shape + shape, dtype=_gradient_dtype(x))
         for index in np.ndindex(shape):
             tangents = [np.zeros(np.shape(getattr(y, "data", y))) for y in inputs]
             tangents[position][index] = 1.0
@@ -74,3 +74,9 @@ def _by_columns(f, inputs):
             block[(...,) + index] = pushed.data
         blocks.append(block)
     return blocks
+
+
+def _gradient_dtype(x):
+    """A Jacobian block's dtype: its input's, as PyTorch's (float64 for a non-float input)."""
+    dtype = np.asarray(getattr(x, "data", x)).dtype
+    return dtype if dtype.kind == "f" else np.dtype(np.float64)

@@ -293,3 +293,28 @@ def test_max_along_an_empty_dim_is_refused_as_in_pytorch():
         tx.max(dim=0)
     with pytest.raises(IndexError, match=r"dim 0 of the tensor of shape \(0, 3\) has no elements"):
         x.max(dim=0)
+
+
+# ------------------------------------------------------------------ dtypes
+
+
+def test_second_order_gradients_keep_each_leafs_dtype():
+    x, tx = both([1.0, 2.0], dtype=np.float32)
+    w, tw = both([3.0, 4.0])
+    grads = ag.grad(((x * x) * w).sum(), [x, w], create_graph=True)
+    tgrads = torch.autograd.grad(((tx * tx) * tw).sum(), [tx, tw], create_graph=True)
+    for ours, theirs in zip(grads, tgrads):
+        same(ours, theirs, rtol=1e-6)
+    (grads[0].sum() + grads[1].sum()).backward()
+    (tgrads[0].sum() + tgrads[1].sum()).backward()
+    same(x.grad, tx.grad, rtol=1e-6)
+    same(w.grad, tw.grad)
+
+
+@pytest.mark.parametrize("strategy", ["reverse-mode", "forward-mode"])
+def test_jacobian_and_hessian_of_float32_inputs_are_float32(strategy):
+    x, tx = both([1.0, 2.0], requires_grad=False, dtype=np.float32)
+    same(ag.functional.jacobian(lambda t: t * t * t, x, strategy=strategy),
+         torch.autograd.functional.jacobian(lambda t: t * t * t, tx), rtol=1e-6)
+    same(ag.functional.hessian(lambda t: (t * t * t).sum(), x),
+         torch.autograd.functional.hessian(lambda t: (t * t * t).sum(), tx), rtol=1e-6)
