@@ -61,21 +61,38 @@ class Mul(Function):
 
 @exposed("div")
 class Div(Function):
-    __slots__ = ()
+    """a / b; with ``rounding_mode`` "trunc" (toward 0) or "floor" (down), the quotient rounded
+    as PyTorch does (integers stay integers) and, being flat between jumps, derivative 0."""
+
+    __slots__ = ("rounding_mode",)
     promotes_zero_dim = True
     backward_runs_on_arrays = True
 
-    def forward(self, a, b):
-        self.save_for_backward(a, b)
-        return a / b
+    def forward(self, a, b, rounding_mode=None):
+        if rounding_mode is None:
+            self.save_for_backward(a, b)
+            return a / b
+        self.rounding_mode = rounding_mode
+        if rounding_mode == "floor":
+            return np.floor_divide(a, b)
+        if rounding_mode == "trunc":
+            whole = a.dtype.kind in "iub" and b.dtype.kind in "iub"
+            return np.fix(a / b).astype(np.result_type(a, b)) if whole else np.trunc(a / b)
+        raise ValueError(f'div: rounding_mode must be None, "trunc" or "floor", got '
+                         f"{rounding_mode!r}")
 
     def backward(self, grad):
+        if getattr(self, "rounding_mode", None) is not None:
+            zeros = np.zeros(grad.shape, dtype=grad.dtype)
+            return zeros, zeros
         a, b = self.saved_tensors
         need_a, need_b = self.needs_input_grad
         grad_a = grad / b
         return (grad_a if need_a else None), (-grad_a * a / b if need_b else None)
 
     def jvp(self, tangent_a, tangent_b):
+        if getattr(self, "rounding_mode", None) is not None:
+            return np.zeros_like(tangent_a + tangent_b)
         a, b = self.saved_tensors
         return (tangent_a - a / b * tangent_b) / b
 

@@ -61,15 +61,25 @@ class _Reduction(Function):
 
 @exposed("sum")
 class Sum(_Reduction):
-    __slots__ = ()
+    """The sum over axes; ``dtype=`` sums in that dtype (PyTorch's ``x.sum(dtype=...)``), and
+    the gradient comes back in the input's."""
+
+    __slots__ = ("source",)
     backward_runs_on_arrays = True
 
-    def forward(self, a, axis=None, keepdims=False):
+    def forward(self, a, axis=None, keepdims=False, dtype=None):
         axes = self._setup(a, axis)
-        return a.sum(axis=axes, keepdims=keepdims)
+        if dtype is None:
+            return a.sum(axis=axes, keepdims=keepdims)
+        self.source = a.dtype
+        return a.sum(axis=axes, keepdims=keepdims, dtype=dtype)
 
     def backward(self, grad):
-        return self._expand(grad)
+        grad = self._expand(grad)
+        source = getattr(self, "source", None)
+        if source is None or grad.dtype == source:
+            return grad
+        return grad.to(source) if isinstance(grad, Tensor) else grad.astype(source)
 
     jvp = _Reduction._reduce
 

@@ -318,3 +318,31 @@ def test_jacobian_and_hessian_of_float32_inputs_are_float32(strategy):
          torch.autograd.functional.jacobian(lambda t: t * t * t, tx), rtol=1e-6)
     same(ag.functional.hessian(lambda t: (t * t * t).sum(), x),
          torch.autograd.functional.hessian(lambda t: (t * t * t).sum(), tx), rtol=1e-6)
+
+
+# ------------------------------------------------------------------ keywords PyTorch code uses
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+def test_div_with_a_rounding_mode_rounds_and_has_gradient_0(mode):
+    (x, tx), (y, ty) = both([-7.0, 7.5, -2.5, 3.0]), both([2.0, -2.0, 2.0, 0.5])
+    ours, theirs = ag.div(x, y, rounding_mode=mode), torch.div(tx, ty, rounding_mode=mode)
+    same(ours, theirs)
+    upstream = np.array([1.0, np.inf, 2.0, 3.0])
+    ours.backward(upstream)
+    theirs.backward(torch.tensor(upstream))
+    same(x.grad, tx.grad)
+    same(y.grad, ty.grad)
+    ints, divisors = np.array([-7, 7, 5]), np.array([2, -2, 3])
+    same(ag.div(ag.tensor(ints, dtype=np.int64), ag.tensor(divisors, dtype=np.int64),
+                rounding_mode=mode),
+         torch.div(torch.tensor(ints), torch.tensor(divisors), rounding_mode=mode))
+
+
+def test_sum_with_a_dtype_sums_in_it_and_returns_the_gradient_in_the_inputs():
+    x, tx = both([1.0, 2.0], dtype=np.float32)
+    ours, theirs = x.sum(dtype=ag.float64), tx.sum(dtype=torch.float64)
+    same(ours, theirs)
+    ours.backward()
+    theirs.backward()
+    same(x.grad, tx.grad)
