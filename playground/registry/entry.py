@@ -80,8 +80,17 @@ def unary(name, description, derivative, sentence):
 
 
 def reduction(name, description, derivative, torch_name, sentence):
-    """A reduction over all axes or the given ones: ``autograd.<name>(x, axis, keepdims)``."""
-    return OpInfo(name, 1, (AXIS, KEEPDIMS), description, derivative, getattr(ag, name),
+    """A reduction over all axes or the given ones: ``autograd.<name>(x, axis=, keepdims=)``,
+    with NumPy's keywords, so max and min give their values (their ``dim=`` gives PyTorch's
+    pair of values and indices)."""
+    engine = getattr(ag, name)
+
+    def apply(x, axis=None, keepdims=False):
+        return engine(x, axis=axis, keepdims=keepdims)
+
+    apply.__name__ = apply.__qualname__ = name
+    apply.__doc__ = engine.__doc__
+    return OpInfo(name, 1, (AXIS, KEEPDIMS), description, derivative, apply,
                   f"{name}(x, axis=0)", torch_code.reduction(torch_name), sentence=sentence)
 
 

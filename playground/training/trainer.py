@@ -205,7 +205,7 @@ class Trainer:
         (a probability for classification). Each array has one column per neuron."""
         outputs = [inputs]
         with ag.no_grad(), np.errstate(all="ignore"):
-            h = ag.tensor(inputs)
+            h = ag.tensor(np.asarray(inputs, dtype=np.float64))  # the weights are float64
             for layer, activation in self._blocks:
                 h = activation(layer(h)) if activation else layer(h)
                 outputs.append(h.data)
