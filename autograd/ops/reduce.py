@@ -113,8 +113,10 @@ class _Extreme(_Reduction):
 
     def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
-        if a.size == 0:
-            raise ValueError(f"{self.name} of an empty tensor (shape {a.shape}) has no value")
+        if a.size == 0 and (not axes or any(a.shape[i] == 0 for i in axes)):
+            raise ValueError(f"{self.name}: the tensor of shape {a.shape} has no elements along "
+                             f"the reduced axes, so there is no {self.name.lower()} there "
+                             "(PyTorch refuses it too)")
         best = self.pick.reduce(a, axis=axes, keepdims=True)
         self.save_for_backward(a, best)  # the ties are worked out only if backward runs
         return best if keepdims else best.reshape([n for i, n in enumerate(a.shape)

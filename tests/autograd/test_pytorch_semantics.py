@@ -346,3 +346,16 @@ def test_sum_with_a_dtype_sums_in_it_and_returns_the_gradient_in_the_inputs():
     ours.backward()
     theirs.backward()
     same(x.grad, tx.grad)
+
+
+def test_amax_of_an_empty_tensor_along_a_full_axis_is_empty_as_in_pytorch():
+    x, tx = both(np.zeros((0, 3)))
+    ours, theirs = x.max(axis=1), tx.amax(dim=1)
+    same(ours, theirs)
+    ours.sum().backward()
+    theirs.sum().backward()
+    same(x.grad, tx.grad)
+    with pytest.raises(IndexError):
+        tx.amax(dim=0)
+    with pytest.raises(ValueError, match=r"no elements along the reduced axes"):
+        x.max(axis=0)
