@@ -108,15 +108,18 @@ def _seed(tensor, gradient, create_graph):
     else:
         given = gradient.data if isinstance(gradient, Tensor) else gradient
         seed = np.array(given, dtype=tensor.dtype)
-        if seed.ndim == 0:  # a plain number stands for that value everywhere
-            seed = np.full(tensor.shape, seed, dtype=tensor.dtype)
-        if seed.shape != tensor.shape:
+        if seed.ndim == 0 and tensor.size == 1:  # a number for a one-element output: no doubt
+            seed = seed.reshape(tensor.shape)
+        if seed.shape != tensor.shape:  # PyTorch's rule: a number is not spread over an output
+            fix = (f"pass gradient=ag.ones_like(y) * {seed.item():g} for that value everywhere"
+                   if seed.size == 1 else f"pass a gradient of shape {tensor.shape}")
             raise RuntimeError(
-                f"the gradient passed to backward() has shape {seed.shape} but the tensor has "
-                f"shape {tensor.shape}: they must match"
+                f"Mismatch in shape: grad_output has a shape of {seed.shape} and output has a "
+                f"shape of {tensor.shape}, as PyTorch says: the gradient given to backward() (or "
+                f"grad()) must have the output's shape; {fix}"
             )
-        if create_graph and isinstance(gradient, Tensor):
-            return gradient
+        if create_graph and isinstance(gradient, Tensor):  # differentiable in the gradient too
+            return gradient if gradient.shape == seed.shape else gradient.reshape(seed.shape)
     return Tensor(seed) if create_graph else seed
 
 

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ..ops import linear, softmax
+from ..ops.linalg import torch_name
 from ..tensor import Tensor
 from . import init
 from .layers import Linear, dropout
@@ -58,6 +59,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         raise ValueError(f"scaled_dot_product_attention: query {query.shape} and key "
                          f"{key.shape} must share the last axis (E), and key and value "
                          f"{value.shape} the second last (S)")
+    _check_dtypes(query, key, value, attn_mask)
     length, source = query.shape[-2], key.shape[-2]
     scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = (query @ key.transpose(-2, -1)) * scale
@@ -75,6 +77,30 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             bias = attn_mask if isinstance(attn_mask, Tensor) else mask.astype(scores.dtype)
     out, _ = _attend(scores, value, blocked, bias, dropout_p)
     return out
+
+
+def _check_dtypes(query, key, value, attn_mask):
+    """PyTorch's dtype rules: query, key and value share one dtype (NumPy would promote a
+    float32 query against a float64 key silently), and a mask is bool, float32 or the
+    query's dtype."""
+    dtypes = [_data(t).dtype for t in (query, key, value)]
+    if dtypes[1] != dtypes[0] or dtypes[2] != dtypes[0]:
+        q, k, v = (torch_name(d) for d in dtypes)
+        raise TypeError(
+            f"scaled_dot_product_attention: Expected query, key, and value to have the same "
+            f"dtype, but got query.dtype: {q} key.dtype: {k} and value.dtype: {v} instead "
+            f"({', '.join(map(str, dtypes))}), as PyTorch says. Cast them to one dtype, e.g. "
+            "key.to(query.dtype), or .double() (or .float()) on each")
+    if attn_mask is None:
+        return
+    mask = _data(attn_mask).dtype
+    if mask.kind != "b" and mask != np.dtype(np.float32) and mask != dtypes[0]:
+        raise TypeError(
+            f"scaled_dot_product_attention: Expected attn_mask dtype to be bool or float or to "
+            f"match query dtype, but got attn_mask.dtype: {torch_name(mask)} and query.dtype: "
+            f"{torch_name(dtypes[0])} instead ({mask} and {dtypes[0]}), as PyTorch says. Pass a "
+            "bool mask (True: may attend) or a float one in the query's dtype, e.g. "
+            "attn_mask.to(query.dtype)")
 
 
 class MultiheadAttention(Module):

@@ -21,6 +21,7 @@ from ..function import Function
 from ..tensor import Tensor
 from . import array_or_tensor
 from .exposed import exposed
+from .linalg import torch_name
 
 
 class Window(NamedTuple):
@@ -219,6 +220,7 @@ class Conv(Function):
     backward_runs_on_arrays = True
 
     def forward(self, x, weight, bias=None, *, window, groups):
+        _check_dtypes(f"conv{len(window.kernel)}d", x, weight, bias)
         self.window, self.groups = window, groups
         self.batched = x.ndim == weight.ndim
         images = x if self.batched else x[None]
@@ -229,8 +231,7 @@ class Conv(Function):
                 math.prod(window.out_shape(images.shape[2:])))
         else:  # a row of ones under each group's columns, the bias beside its kernels
             columns = _unfold_array(images, window, groups)
-            kernels = np.concatenate([kernels, bias.astype(weight.dtype, copy=False).reshape(
-                groups, -1, 1)], axis=-1)
+            kernels = np.concatenate([kernels, bias.reshape(groups, -1, 1)], axis=-1)
         out = np.matmul(kernels, columns).reshape(
             (images.shape[0], weight.shape[0]) + window.out_shape(images.shape[2:]))
         self.save_for_backward(x, weight, columns)
@@ -284,6 +285,19 @@ class Conv(Function):
         if tangent_bias is not None:
             out += tangent_bias.reshape((-1,) + (1,) * len(self.window.kernel))
         return out if self.batched else out[0]
+
+
+def _check_dtypes(name, x, weight, bias):
+    """Refuse an input, weight and bias of different dtypes, as PyTorch does (NumPy would
+    promote a float32 input and a float64 weight to float64 silently, and cast the bias)."""
+    for what, other in (("weight", weight), ("bias", bias)):
+        if other is not None and other.dtype != x.dtype:
+            raise TypeError(
+                f"{name}: Input type ({torch_name(x.dtype)}) and {what} type "
+                f"({torch_name(other.dtype)}) should be the "
+                f"same (input {x.dtype}, {what} {other.dtype}), as PyTorch says. Cast one to "
+                f"the other's dtype, e.g. x.to({what}.dtype), or a layer with .double() (or "
+                ".float())")
 
 
 def _by_groups(weight, columns, groups):
@@ -843,7 +857,13 @@ def _window(name, spatial, kernel_size, stride, dilation, padding, n):
     stride = _ints(name, "stride", stride, n, minimum=1)
     dilation = _ints(name, "dilation", dilation, n, minimum=1)
     if isinstance(padding, tuple) and padding and isinstance(padding[0], tuple):
-        pads = padding
+        pads = padding  # (before, after) pairs, as padding="same" gives
+        if len(pads) != n or any(len(pair) != 2 or not all(
+                isinstance(p, (int, np.integer)) and not isinstance(p, bool) and p >= 0
+                for p in pair) for pair in pads):
+            raise ValueError(f"{name}: padding must be whole numbers of at least 0 (negative "
+                             f"padding is not supported, as in PyTorch), got {padding!r}; "
+                             "crop the input with F.pad(x, (-1, -1)) or slicing instead")
     else:
         pads = tuple((p, p) for p in _ints(name, "padding", padding, n, minimum=0))
     window = Window(kernel, stride, dilation, pads)

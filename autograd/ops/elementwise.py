@@ -337,9 +337,16 @@ def clip(x, min=None, max=None):  # noqa: A002 - NumPy's and PyTorch's keyword n
 
 @exposed("where", method=False)
 def where(condition, x, y):
-    """x where condition is true, else y (all three broadcast together)."""
-    condition = np.asarray(condition.data if isinstance(condition, Tensor) else condition,
-                           dtype=bool)
+    """x where condition is true, else y (all three broadcast together). The condition is
+    boolean (uint8 too), as PyTorch requires: a float one would be read as "non-zero"."""
+    condition = np.asarray(condition.data if isinstance(condition, Tensor) else condition)
+    if condition.dtype != bool:
+        if condition.dtype != np.uint8:
+            raise TypeError(
+                f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                f"{condition.dtype}, as PyTorch says. Compare to get one, e.g. where(x > 0, "
+                "x, y), or convert with condition.bool() (non-zero is True)")
+        condition = condition.astype(bool)
     return Where.apply(x, y, condition=condition)
 
 

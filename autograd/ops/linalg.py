@@ -10,6 +10,37 @@ from ..tensor import Tensor
 from . import array_or_tensor
 from .exposed import exposed
 
+_TORCH_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
+                "int64": "long int", "int32": "int", "bool": "bool"}
+
+
+def torch_name(dtype):
+    """A dtype as PyTorch's messages name it (float32 is "float", float64 "double")."""
+    return _TORCH_NAMES.get(dtype.name, dtype.name)
+
+
+def same_dtype(name, *arrays, what=("m1", "m2")):
+    """Refuse floating operands of different dtypes, as PyTorch's products do: NumPy would
+    promote float32 @ float64 to float64 silently, so a float32 model would quietly run (and
+    return) float64. ``what`` names the operands in the message."""
+    first = arrays[0].dtype
+    for other in arrays[1:]:
+        if other.dtype is not first and other.dtype != first and (
+                first.kind == "f" and other.dtype.kind == "f"):
+            raise dtype_error(name, [a.dtype for a in arrays], what)
+
+
+def dtype_error(name, dtypes, what):
+    """PyTorch's words for operands of different dtypes, with the fix."""
+    torch_names = [torch_name(d) for d in dtypes]
+    given = ", ".join(f"{w} {d}" for w, d in zip(what, dtypes))
+    first, second = what[:2] if all(w.isidentifier() for w in what) else ("x", "y")
+    return TypeError(
+        f"{name}: expected {' and '.join(what)} to have the same dtype, but got: "
+        f"{' != '.join(torch_names)} ({given}), as PyTorch refuses too (NumPy would promote them "
+        f"silently). Cast them to one dtype: e.g. {second}.to({first}.dtype), or "
+        ".double() (or .float()) on each")
+
 
 @exposed("matmul")
 class MatMul(Function):
@@ -20,6 +51,8 @@ class MatMul(Function):
     backward_runs_on_arrays = True
 
     def forward(self, a, b):
+        if a.dtype is not b.dtype:
+            same_dtype(self.name.lower(), a, b)
         self.save_for_backward(a, b)
         try:
             return np.matmul(a, b)
@@ -67,6 +100,9 @@ class Linear(Function):
                 f"{weight.shape[1] if weight.ndim == 2 else '?'} (weight is (out_features, "
                 "in_features)); reshape the input or build the layer with matching in_features"
             )
+        operands = (x, weight) if bias is None else (x, weight, bias)
+        if not all(t.dtype is x.dtype for t in operands):
+            same_dtype("linear", *operands, what=("input", "weight", "bias")[:len(operands)])
         self.save_for_backward(x, weight)
         out = np.matmul(x, weight.T)
         if bias is not None:
@@ -138,6 +174,7 @@ class Dot(Function):
             raise ValueError(
                 f"dot needs two 1-D vectors of one length, got shapes {a.shape} and {b.shape}; "
                 "use matmul (@) for matrices, or (a * b).sum() for any shapes")
+        same_dtype("dot", a, b, what=("a", "b"))
         self.save_for_backward(a, b)
         return np.dot(a, b)
 
@@ -197,6 +234,8 @@ class Einsum(Function):
     backward_runs_on_arrays = True
 
     def forward(self, *arrays, equation):
+        if arrays:
+            same_dtype("einsum", *arrays, what=tuple(f"operand{k}" for k in range(len(arrays))))
         self.terms, self.output, self.sizes = _parse_einsum(equation, [a.shape for a in arrays])
         self.save_for_backward(*arrays)
         return _contract(self.terms, self.output, arrays)

@@ -447,9 +447,10 @@ def _check_extreme_norm(p, shape, axes, axis):
     result)."""
     name = "inf" if p > 0 else "-inf"
     if axis is None and 0 in shape:
-        raise ValueError(f"norm: cannot compute the {name} norm on an empty tensor (shape "
-                         f"{shape}) because the operation does not have an identity, as in "
-                         "PyTorch; reduce over the non-empty axes only (pass dim)")
+        raise ValueError(f"norm: the {name} norm of an empty tensor (shape {shape}) has no "
+                         f"value; as PyTorch says, it cannot compute the {name} norm on an "
+                         "empty tensor because the operation (a max or min) does not have an "
+                         "identity. Reduce over non-empty axes only (pass dim)")
     empty = [i for i in axes if shape[i] == 0]
     if empty:
         raise ValueError(f"norm: cannot compute the {name} norm on the dimension {empty[0]} "

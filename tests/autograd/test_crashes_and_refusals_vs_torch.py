@@ -212,3 +212,159 @@ def test_windowed_ops_on_a_batch_of_zero_match_pytorch(name, shape, settings, we
     for x, tx in zip(ours, theirs):
         if tx.grad is not None:  # torch's second derivative may not reach an empty input
             _same(x.grad, tx.grad)
+
+
+# --- 4. refused where PyTorch refuses ------------------------------------------------------------
+
+
+def _both_refuse(ours, theirs, our_error, message):
+    """PyTorch raises; the engine raises ``our_error`` whose message matches ``message``."""
+    with pytest.raises((RuntimeError, TypeError)):
+        theirs()
+    with pytest.raises(our_error, match=message):
+        ours()
+
+
+F32, F64 = np.float32, np.float64
+SQUARE = np.arange(9.0).reshape(3, 3)
+VECTOR = np.arange(3.0)
+PRODUCTS = {
+    "matmul": (lambda a, b: a @ b, SQUARE, SQUARE),
+    "matmul-vector": (lambda a, b: a @ b, VECTOR, SQUARE),
+    "matmul-batched": (lambda a, b: a @ b, SQUARE[None], SQUARE),
+    "function-matmul": (lambda a, b: ag.matmul(a, b) if isinstance(a, ag.Tensor)
+                        else torch.matmul(a, b), SQUARE, SQUARE),
+    "bmm": (lambda a, b: a.bmm(b), SQUARE[None], SQUARE[None]),
+    "dot": (lambda a, b: a.dot(b), VECTOR, VECTOR),
+    "linear": (lambda a, b: F.linear(a, b) if isinstance(a, ag.Tensor) else TF.linear(a, b),
+               SQUARE, SQUARE),
+    "einsum": (lambda a, b: (ag if isinstance(a, ag.Tensor) else torch).einsum("ij,jk->ik", a, b),
+               SQUARE, SQUARE),
+}
+
+
+@pytest.mark.parametrize("name", list(PRODUCTS))
+@pytest.mark.parametrize(("left", "right"), [(F32, F64), (F64, F32)])
+def test_products_of_float32_and_float64_are_refused_as_in_pytorch(name, left, right):
+    op, a, b = PRODUCTS[name]
+    x, tx = _pair(a.astype(left))
+    y, ty = _pair(b.astype(right))
+    _both_refuse(lambda: op(x, y), lambda: op(tx, ty), TypeError,
+                 r"expected \w+ and \w+ to have the same dtype, but got: "
+                 r"(float != double|double != float).*\.to\(.*\.double\(\)")
+    _same(op(x, y.to(x.dtype)), op(tx, ty.to(tx.dtype)), atol=1e-4)  # the fix works
+
+
+def test_linear_refuses_a_bias_of_another_dtype_and_outer_promotes_as_pytorch():
+    x, tx = _pair(SQUARE.astype(F32))
+    b, tb = _pair(VECTOR)
+    _both_refuse(lambda: F.linear(x, x, b), lambda: TF.linear(tx, tx, tb), TypeError,
+                 "expected input and weight and bias to have the same dtype")
+    v, tv = _pair(VECTOR.astype(F32))
+    _same(ag.outer(v, b), torch.outer(tv, tb))  # PyTorch's outer promotes: so does ours
+
+
+def test_a_float32_product_with_a_float64_numpy_array_is_refused():
+    x = ag.tensor(SQUARE.astype(F32))
+    with pytest.raises(TypeError, match="float != double"):
+        x @ SQUARE
+
+
+@pytest.mark.parametrize("name", ["conv1d", "conv2d"])
+@pytest.mark.parametrize("which", ["weight", "bias"])
+@pytest.mark.parametrize(("mine", "other"), [(F32, F64), (F64, F32)])
+def test_convolutions_refuse_operands_of_different_dtypes_as_pytorch(name, which, mine, other):
+    spatial = (5,) * (1 if name == "conv1d" else 2)
+    rng = np.random.default_rng(0)
+    arrays = {"input": rng.standard_normal((1, 2) + spatial).astype(mine),
+              "weight": rng.standard_normal((3, 2) + (3,) * len(spatial)).astype(mine),
+              "bias": rng.standard_normal(3).astype(mine)}
+    arrays[which] = arrays[which].astype(other)
+    ours, theirs = zip(*(_pair(a) for a in arrays.values()))
+    _both_refuse(lambda: getattr(F, name)(*ours), lambda: getattr(TF, name)(*theirs), TypeError,
+                 rf"{name}: Input type \((float|double)\) and {which} type \((float|double)\) "
+                 "should be the same")
+
+
+@pytest.mark.parametrize("odd", ["query", "key", "value"])
+def test_attention_refuses_query_key_and_value_of_different_dtypes_as_pytorch(odd):
+    rng = np.random.default_rng(0)
+    arrays = {name: rng.standard_normal((2, 4, 8)).astype(F32) for name in ("query", "key",
+                                                                             "value")}
+    arrays[odd] = arrays[odd].astype(F64)
+    ours, theirs = zip(*(_pair(a) for a in arrays.values()))
+    _both_refuse(lambda: F.scaled_dot_product_attention(*ours),
+                 lambda: TF.scaled_dot_product_attention(*theirs), TypeError,
+                 "Expected query, key, and value to have the same dtype")
+
+
+@pytest.mark.parametrize(("query", "mask", "refused"), [
+    (F32, F64, True), (F32, np.int64, True), (F64, F32, False), (F32, bool, False),
+])
+def test_attention_takes_a_mask_of_bool_float32_or_the_query_dtype_as_pytorch(query, mask,
+                                                                              refused):
+    rng = np.random.default_rng(0)
+    q, tq = _pair(rng.standard_normal((2, 4, 8)).astype(query))
+    m, tm = _pair(np.tril(np.ones((4, 4))).astype(mask))
+    ours = lambda: F.scaled_dot_product_attention(q, q, q, attn_mask=m)  # noqa: E731
+    theirs = lambda: TF.scaled_dot_product_attention(tq, tq, tq, attn_mask=tm)  # noqa: E731
+    if refused:
+        _both_refuse(ours, theirs, TypeError, "Expected attn_mask dtype to be bool or float or "
+                                              "to match query dtype")
+    else:
+        _same(ours(), theirs(), atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [F64, np.int64])
+def test_where_refuses_a_condition_that_is_not_boolean_as_pytorch(dtype):
+    c, tc = _pair(np.array([1, 0, 2]).astype(dtype))
+    x, tx = _pair(np.array([1.0, 2.0, 3.0]))
+    _both_refuse(lambda: ag.where(c, x, 0.0), lambda: torch.where(tc, tx, 0.0), TypeError,
+                 r"where expected condition to be a boolean tensor.*x > 0.*\.bool\(\)")
+    _same(ag.where(c > 0, x, 0.0), torch.where(tc > 0, tx, 0.0))
+
+
+@pytest.mark.parametrize("call", ["backward", "grad"])
+def test_a_number_as_the_gradient_of_a_non_scalar_output_is_refused_as_pytorch(call):
+    x, tx = _pair(np.array([1.0, 2.0]), requires_grad=True)
+    y, ty = x * 2, tx * 2
+
+    def ours():
+        return y.backward(3.0) if call == "backward" else ag.grad(y, x, ag.tensor(3.0))
+
+    def theirs():
+        return (ty.backward(torch.tensor(3.0)) if call == "backward"
+                else torch.autograd.grad(ty, tx, torch.tensor(3.0)))
+
+    _both_refuse(ours, theirs, RuntimeError,
+                 r"Mismatch in shape: grad_output has a shape of \(\) and output has a shape of "
+                 r"\(2,\).*gradient=ag\.ones_like\(y\) \* 3")
+    y.backward(ag.ones_like(y) * 3.0)  # the fix
+    ty.backward(torch.ones_like(ty) * 3.0)
+    _same(x.grad, tx.grad)
+
+
+@pytest.mark.parametrize(("name", "shape", "settings"), [
+    ("conv1d", (1, 2, 5), {"weight": (3, 2, 3), "padding": -1}),
+    ("conv2d", (1, 2, 5, 5), {"weight": (3, 2, 3, 3), "padding": -1}),
+    ("conv2d", (1, 2, 5, 5), {"weight": (3, 2, 3, 3), "padding": (1, -1)}),
+    ("max_pool2d", (1, 2, 5, 5), {"kernel_size": 2, "padding": -1}),
+    ("avg_pool2d", (1, 2, 5, 5), {"kernel_size": 2, "padding": -1}),
+    ("unfold", (1, 2, 5, 5), {"kernel_size": 2, "padding": -1}),
+    ("fold", (1, 8, 16), {"output_size": (5, 5), "kernel_size": 2, "padding": -1}),
+])
+def test_negative_padding_is_refused_as_pytorch(name, shape, settings):
+    settings = dict(settings)
+    operands = [_pair(np.zeros(shape))]
+    if "weight" in settings:
+        operands.append(_pair(np.zeros(settings.pop("weight"))))
+    ours, theirs = zip(*operands)
+    _both_refuse(lambda: getattr(F, name)(*ours, **settings),
+                 lambda: getattr(TF, name)(*theirs, **settings), ValueError,
+                 "padding must be at least 0")
+
+
+def test_asymmetric_conv_padding_pairs_refuse_negative_amounts():
+    x, w = ag.zeros(1, 2, 5, 5), ag.zeros(3, 2, 3, 3)
+    with pytest.raises(ValueError, match="negative padding is not supported"):
+        F.conv2d(x, w, padding=((-1, 1), (0, 0)))

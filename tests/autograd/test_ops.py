@@ -408,6 +408,8 @@ def test_every_op_is_recorded_as_a_function_node(case, rng):
 
 @BY_ID
 def test_float32_inputs_get_float32_gradients_of_the_same_values(case, rng):
+    if case.id.startswith("matmul-ndarray"):  # float32 @ a float64 array: refused, as PyTorch
+        pytest.skip("a product of float32 and float64 is refused (test_crashes_and_refusals)")
     arrays = case.arrays(rng)
     wide = [ag.tensor(a, requires_grad=True) for a in arrays]
     narrow = [ag.tensor(np.asarray(a, dtype=np.float32), requires_grad=True) for a in arrays]
