@@ -10,6 +10,7 @@ have second derivatives and forward mode for free.
 import numpy as np
 
 from ..function import Function
+from ..grad_mode import is_grad_enabled
 from ..ops import gather, log_softmax, where
 from ..tensor import Tensor
 
@@ -31,6 +32,26 @@ def _reduced(losses, reduction):
 
 def _as_tensor(value, dtype):
     return value if isinstance(value, Tensor) else Tensor(np.asarray(value), dtype=dtype)
+
+
+def _torch_name(dtype):
+    """A dtype as PyTorch's dtype errors name it ("Float" for float32, "Double" for float64)."""
+    return {"float16": "Half", "float32": "Float", "float64": "Double"}.get(dtype.name,
+                                                                        dtype.name)
+
+
+def _dtype_mismatch(name, input, target, why):
+    """PyTorch's error for a floating target of another dtype than the input, with the fix."""
+    return TypeError(
+        f"{name}: Found dtype {_torch_name(target.dtype)} but expected "
+        f"{_torch_name(input.dtype)} (target {target.dtype}, input {input.dtype}), as PyTorch "
+        f"says: {why}. Cast the target with target.to(input.dtype) (or the model with "
+        ".double() or .float())")
+
+
+def _floating_mismatch(input, target):
+    """Whether ``target`` (a Tensor) is floating point of another dtype than ``input``."""
+    return target.dtype != input.dtype and target.dtype.kind == "f" and input.dtype.kind == "f"
 
 
 def _same_shape(name, input, target):
@@ -165,7 +186,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, *, reduction="m
     """Binary cross-entropy of ``sigmoid(input)`` against targets in [0, 1], computed from the
     logits so it never overflows: ``(1 - t) x + (1 + (pos_weight - 1) t) log(1 + e^-x)``.
     ``pos_weight`` (one per class, broadcast along the last axis) weighs the positive
-    examples; ``weight`` scales each element."""
+    examples; ``weight`` scales each element. As in PyTorch, the loss comes in the target's
+    dtype (a float64 target makes a float32 model's loss float64, and the reverse)."""
     _check_reduction("binary_cross_entropy_with_logits", reduction)
     target = _as_tensor(target, input.dtype)
     if input.shape != target.shape:
@@ -178,6 +200,8 @@ def binary_cross_entropy_with_logits(input, target, weight=None, *, reduction="m
     losses = (1 - target) * input + log_weight * _softplus_of_negative(input)
     if weight is not None:
         losses = losses * _as_tensor(weight, input.dtype)
+    if losses.dtype != target.dtype and target.dtype.kind == "f":
+        losses = losses.to(target.dtype)  # PyTorch computes the loss in the target's dtype
     return _reduced(losses, reduction)
 
 
@@ -191,12 +215,18 @@ def l1_loss(input, target, *, reduction="mean"):
 
 def huber_loss(input, target, reduction="mean", delta=1.0):
     """½d² where |d| < delta, else delta (|d| - ½delta), for d = input - target: quadratic near
-    0, linear (robust to outliers) beyond delta."""
+    0, linear (robust to outliers) beyond delta. As in PyTorch, a target of another float dtype
+    is refused when a gradient is wanted (else the loss comes in the input's dtype)."""
     _check_reduction("huber_loss", reduction)
     if delta <= 0:
         raise ValueError(f"huber_loss: delta must be positive, got {delta}")
     target = _as_tensor(target, input.dtype)
     _same_shape("huber_loss", input, target)
+    if _floating_mismatch(input, target):
+        if is_grad_enabled() and (input.requires_grad or target.requires_grad):
+            raise _dtype_mismatch("huber_loss", input, target,
+                                  "its derivative needs the input and target in one dtype")
+        target = target.to(input.dtype)  # without gradients PyTorch answers in input's dtype
     d = input - target
     size = d.abs()
     losses = where(size.data < delta, 0.5 * d * d, delta * (size - 0.5 * delta))
@@ -430,9 +460,10 @@ def _row_gradient(grad, reduction, rows):
     return grad / rows if reduction == "mean" else grad
 
 
-def binary_cross_entropy(input, target, *, reduction="mean"):
+def binary_cross_entropy(input, target, weight=None, *, reduction="mean"):
     """``-(t log p + (1 - t) log(1 - p))`` for probabilities ``p`` in [0, 1] and targets ``t``,
-    averaged (``reduction="mean"``), summed (``"sum"``) or elementwise (``"none"``).
+    averaged (``reduction="mean"``), summed (``"sum"``) or elementwise (``"none"``); ``weight``
+    (broadcast to the input's shape) scales each element, as in PyTorch.
 
     As in PyTorch, each log is clamped at -100, so a confident wrong answer costs 100 instead of
     infinity, and the gradient ``(p - t) / max(p (1 - p), 1e-12)`` stays finite. Apply
@@ -445,12 +476,29 @@ def binary_cross_entropy(input, target, *, reduction="mean"):
             f"binary_cross_entropy: input has shape {input.shape} but target has shape "
             f"{target.shape}; they must match, e.g. target.reshape{input.shape}"
         )
+    if _floating_mismatch(input, target):
+        raise _dtype_mismatch("binary_cross_entropy", input, target,
+                              "the target must have the input's dtype")
     if input.size and (input.data.min() < 0 or input.data.max() > 1):
         raise ValueError(
             "binary_cross_entropy: input must be probabilities in [0, 1], got values from "
             f"{input.data.min():.4g} to {input.data.max():.4g}; apply sigmoid to logits first"
         )
-    return BinaryCrossEntropy.apply(input, target, reduction=reduction)
+    if weight is None:
+        return BinaryCrossEntropy.apply(input, target, reduction=reduction)
+    weight = _as_tensor(weight, input.dtype)
+    try:
+        fits = np.broadcast_shapes(weight.shape, input.shape) == input.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"binary_cross_entropy: weight of shape {weight.shape} must broadcast "
+                         f"to the input's shape {input.shape}, one weight per element (or per "
+                         "row or column)")
+    if weight.dtype != input.dtype:
+        weight = weight.to(input.dtype)  # PyTorch's loss keeps the input's dtype
+    losses = BinaryCrossEntropy.apply(input, target, reduction="none") * weight
+    return _reduced(losses, reduction)
 
 
 class BinaryCrossEntropy(Function):

@@ -368,3 +368,68 @@ def test_asymmetric_conv_padding_pairs_refuse_negative_amounts():
     x, w = ag.zeros(1, 2, 5, 5), ag.zeros(3, 2, 3, 3)
     with pytest.raises(ValueError, match="negative padding is not supported"):
         F.conv2d(x, w, padding=((-1, 1), (0, 0)))
+
+
+# --- 5. the dtypes of mixed-dtype losses --------------------------------------------------------
+
+
+def _loss_pair(name, dtypes, settings=None, rng_seed=0):
+    """The loss ``name`` in both libraries on input, target (and weight, pos_weight) of the
+    given dtypes; returns both losses and both leaves (input, target)."""
+    rng = np.random.default_rng(rng_seed)
+    arrays = {"input": rng.standard_normal((3, 4)), "target": rng.random((3, 4)),
+              "weight": rng.random((3, 4)), "pos_weight": rng.random(4) + 0.5}
+    if name == "binary_cross_entropy":
+        arrays["input"] = 1 / (1 + np.exp(-arrays["input"]))
+    x, tx = _pair(arrays["input"].astype(dtypes[0]), requires_grad=True)
+    t, tt = _pair(arrays["target"].astype(dtypes[1]), requires_grad=True)
+    extra, t_extra = {}, {}
+    for key, dtype in zip(("weight", "pos_weight"), dtypes[2:]):
+        if dtype is not None:
+            extra[key], t_extra[key] = _pair(arrays[key].astype(dtype))
+    settings = settings or {}
+    return (getattr(F, name)(x, t, **extra, **settings),
+            getattr(TF, name)(tx, tt, **t_extra, **settings), (x, t), (tx, tt))
+
+
+@pytest.mark.parametrize("dtypes", [
+    (F32, F64), (F64, F32), (F32, F32, F64), (F64, F64, F32), (F32, F32, None, F64),
+    (F64, F64, None, F32), (F64, F32, F64, F64), (F32, F64, F32, F32),
+])
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_bce_with_logits_comes_in_the_targets_dtype_as_pytorch(dtypes, reduction):
+    loss, expected, ours, theirs = _loss_pair("binary_cross_entropy_with_logits", dtypes,
+                                              {"reduction": reduction})
+    _same(loss, expected, atol=1e-6)
+    upstream = np.random.default_rng(1).standard_normal(expected.shape)
+    loss.backward(upstream.astype(loss.dtype))
+    expected.backward(torch.tensor(upstream, dtype=expected.dtype))
+    for leaf, t_leaf in zip(ours, theirs):
+        _same(leaf.grad, t_leaf.grad, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["huber_loss", "binary_cross_entropy"])
+@pytest.mark.parametrize("dtypes", [(F32, F64), (F64, F32)])
+def test_huber_and_bce_refuse_a_target_of_another_dtype_as_pytorch(name, dtypes):
+    p = np.full((3, 4), 0.25)
+    (x, tx), (t, tt) = _pair(p.astype(dtypes[0]), True), _pair(p.astype(dtypes[1]), True)
+    _both_refuse(lambda: getattr(F, name)(x, t), lambda: getattr(TF, name)(tx, tt).backward(),
+                 TypeError, r"Found dtype (Float|Double) but expected (Float|Double).*"
+                 r"target\.to\(input\.dtype\)")
+
+
+@pytest.mark.parametrize("dtypes", [(F32, F64), (F64, F32)])
+def test_huber_without_gradients_answers_in_the_inputs_dtype_as_pytorch(dtypes):
+    with ag.no_grad(), torch.no_grad():
+        loss, expected, _, _ = _loss_pair("huber_loss", dtypes)
+    _same(loss, expected, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtypes", [(F32, F32, F64), (F64, F64, F32), (F64, F64, F64)])
+def test_bce_takes_a_weight_as_pytorch(dtypes):
+    loss, expected, ours, theirs = _loss_pair("binary_cross_entropy", dtypes)
+    _same(loss, expected, atol=1e-6)
+    loss.backward()
+    expected.backward()
+    for leaf, t_leaf in zip(ours, theirs):
+        _same(leaf.grad, t_leaf.grad, atol=1e-5)
