@@ -17,11 +17,11 @@ st.title("Step through")
 notes.result_notes(result)
 exercise_panel.teaching_note(spec_json, exercise)
 stepper.mode_controls(result)
-if stepper.mode() != "forward":
-    stepper.passes_note(result)
 if stepper.mode() == "tangent" and stepper.wrt() is None:
     st.info("Forward mode moves an input, and this graph has none (only constants).",
             icon=":material/info:")
 else:
     stepper.stepper(spec_json, result, state.still_hidden(exercise))
+if stepper.mode() != "forward":  # below the drawing, which gets the screen's height
+    stepper.passes_note(result)
 exercise_panel.panel(spec_json, result, exercise)

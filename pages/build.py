@@ -24,8 +24,11 @@ exercise_panel.stop_if_answers_hidden("Build")
 
 st.title("Build")
 if result is None:
-    st.info("The graph is empty: add an input below, type an expression, or load a preset from "
-            "the sidebar.", icon=":material/info:")
+    st.info("**The graph is empty.** Add an input below (say `x` = 2), then operations on it; "
+            "or type a whole model on the **Expression** tab; or load a preset from the "
+            "sidebar. *New graph* starts empty rather than with one input so that your first "
+            "node is named and valued by you; **Undo** in the sidebar brings the last graph back.",
+            icon=":material/info:")
 else:
     notes.result_notes(result)
     drawing.drawing(spec_json)

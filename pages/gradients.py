@@ -1,11 +1,11 @@
-"""Gradients page: every node's numbers in a sortable table, the drawing to pick a node, that
+"""Gradients page: the drawing to pick a node, every node's numbers in a sortable table, that
 node in detail with its local derivative in its own names and numbers, and each op's rule."""
 
 import streamlit as st
 
 from pages.ui import cached, charts, drawing, exercise_panel, frame, keys, notes
 from pages.ui import session as state
-from playground import formulas, registry
+from playground import formulas, registry, render
 from playground.errors import as_markdown
 from playground.formatting import number, shape_text
 
@@ -44,6 +44,7 @@ if st.session_state.get(keys.DETAIL_NODE) not in spec:
 
 st.title("Gradients")
 notes.result_notes(result)
+drawing.drawing(spec_json, selected=st.session_state[keys.DETAIL_NODE], on_select=_pick_drawn)
 
 st.dataframe(
     table,
@@ -59,11 +60,9 @@ st.dataframe(
         "flag": st.column_config.TextColumn("flag", width="medium"),
     },
 )
-st.caption("Click a column header to sort; select a row, or a node in the drawing, to see that "
-           "node in detail below.")
+st.caption("Click a column header to sort; select a row, or a node in the drawing above, to see "
+           "that node in detail below.")
 
-drawing.drawing(spec_json, selected=st.session_state[keys.DETAIL_NODE], on_select=_pick_drawn,
-                max_height=0.5)
 detail_col, formula_col = st.columns([3, 2], gap="large")
 
 with detail_col:
@@ -71,6 +70,7 @@ with detail_col:
     st.session_state[keys.DETAIL_WIDGET] = st.session_state[keys.DETAIL_NODE]
     name = st.selectbox("Node", spec.names, key=keys.DETAIL_WIDGET, on_change=_pick_name)
     node = result.node(name)
+    unused = name in render.not_used(result)
     shape = shape_text(node.shape)
     if node.op is None:
         st.markdown(f"**{name}**: {'input' if node.kind == 'input' else 'constant'}, {shape}")
@@ -85,7 +85,8 @@ with detail_col:
     if node.value.ndim == 0:
         value_col, grad_col = st.columns(2)
         value_col.metric("value", number(node.value))
-        grad_col.metric("gradient", "none" if node.grad is None else number(node.grad))
+        grad_col.metric("gradient", "none" if node.grad is None
+                        else render.not_used_text(result) if unused else number(node.grad))
     elif node.value.size > charts.HEATMAP_MAX_CELLS:
         st.info(f"{node.value.size:,} elements are too many to draw one by one; the table below "
                 "lists them.", icon=":material/info:")
@@ -95,6 +96,8 @@ with detail_col:
         value_col.vega_lite_chart(spec=values, width="content")
         if node.grad is None:
             grad_col.info("No gradient: a constant, or made of constants only.")
+        elif unused:
+            grad_col.info(f"No gradient: {render.not_used_text(result)}.")
         else:
             grad_col.vega_lite_chart(spec=cached.heatmap(spec_json, name, "gradient")[0],
                                      width="content")

@@ -1,13 +1,15 @@
 """Drawings of an evaluated graph: Graphviz DOT in micrograd's style, plain-text trees, and SVG.
 
 Every tensor is a record (name | shape | value | grad) and every operation an oval between its
-operands and its result. Each role (input, constant, operation, output, flagged node) has a colour
-of the Okabe–Ito palette, which people with any common colour-vision deficiency can tell apart,
-and a second cue that needs no colour at all: constants have rounded corners, the output a thick
-border, a flagged node a dashed border and a ⚠ line. The DOT fills are light tints with dark text;
-the app's drawing component (pages/ui/drawing.py) re-tints them from the same border colours for
-Streamlit's light or dark theme. Every node carries its role as an SVG class and a tooltip with
-its formula and its full value and gradient.
+operands and its result. Each role (input, constant, operation, output, flagged node, node the
+output does not use) has a colour of the Okabe–Ito palette, which people with any common
+colour-vision deficiency can tell apart, and a second cue that needs no colour at all: constants
+have rounded corners, the output a thick border, a flagged node a dashed border and a ⚠ line, a
+node the output is not computed from a dotted border and "not used by <output>" where its
+gradient would be. The DOT fills are light tints with dark text; the app's drawing component
+(pages/ui/drawing.py) re-tints them from the same border colours for Streamlit's light or dark
+theme. Every node carries its role as an SVG class and a tooltip with its formula and its full
+value and gradient.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ _ROLES = {  # role -> (border colour, border width, extra style): the second cue
     "output": (OKABE_ITO["bluish_green"], 3.5, ""),
     "flag": (OKABE_ITO["vermillion"], 2.5, ",dashed"),
     "oval": (OKABE_ITO["orange"], 1.0, ""),
+    "unused": (OKABE_ITO["grey"], 1.0, ",dotted"),
 }
 _TINT = 0.2  # a fill is its border colour at this strength over white
 _RECORD_SPECIAL = '\\|{}<>"'
@@ -66,11 +69,24 @@ def _field(lines: list[str]) -> str:
     return escaped[0] if len(escaped) == 1 else "\\l".join(escaped) + "\\l"
 
 
-def _role(n: NodeResult, result: Result) -> str:
+def not_used(result: Result) -> set[str]:
+    """The nodes the output is not computed from: backward never reaches them, so they have no
+    gradient of the output to show (the engine leaves them at 0, which reads as a bug)."""
+    return {n.name for n in result.nodes} - ancestors(result.nodes, result.output)
+
+
+def not_used_text(result: Result) -> str:
+    """What a node the output does not use shows instead of a gradient."""
+    return f"not used by {result.output}"
+
+
+def _role(n: NodeResult, result: Result, unused: set[str] = frozenset()) -> str:
     if n.flag:
         return "flag"
     if n.name == result.output:
         return "output"
+    if n.name in unused:
+        return "unused"
     return n.kind
 
 
@@ -91,6 +107,8 @@ def formula(n: NodeResult) -> str:
 def tooltip(n: NodeResult, result: Result) -> str:
     """A node's hover text: its formula, shape, full value and gradient, and any flag."""
     grad = ["none"] if n.grad is None else array_lines(n.grad, TOOLTIP_ELEMENTS)
+    if n.name in not_used(result):
+        grad = [not_used_text(result)]
     lines = [formula(n) + ("  (the output)" if n.name == result.output else ""),
              f"shape {shape_text(n.shape)}",
              *labelled("value", array_lines(n.value, TOOLTIP_ELEMENTS)),
@@ -100,20 +118,34 @@ def tooltip(n: NodeResult, result: Result) -> str:
     return "\n".join(lines)
 
 
-def _record_label(n: NodeResult, show: str, compact: bool) -> str:
+def record(fields: list[str], rankdir: str) -> str:
+    """A record label whose fields stack top to bottom in either direction of the drawing.
+
+    Graphviz lays a record's top-level fields across the rank direction: side by side when the
+    graph goes down (TB) and stacked when it goes across (LR); braces turn them a quarter. So
+    the fields are braced only in a drawing that goes down, and a record reads name, shape,
+    value, grad from the top either way (across, micrograd's side-by-side record made drawings
+    twice as wide and their text half as big once fitted to a screen).
+    """
+    body = " | ".join(fields)
+    return body if rankdir in ("LR", "RL") else "{ " + body + " }"
+
+
+def _record_label(n: NodeResult, show: str, compact: bool, rankdir: str,
+                  unused: str | None = None) -> str:
     title = f"{n.name} = {_op_label(n)}" if compact and n.op else n.name
     fields = [record_escape(title), record_escape(shape_text(n.shape))]
     small = 3 if compact else SMALL_TENSOR
     numbers = not compact or n.value.size <= small
     if show in ("both", "value") and numbers:
         fields.append(_field(labelled("value", array_lines(n.value, small))))
-    if show in ("both", "grad") and numbers:
+    if show in ("both", "grad") and (numbers or unused):
         grad = ["none"] if n.grad is None else array_lines(n.grad, small)
-        fields.append(_field(labelled("grad", grad)))
+        fields.append(_field([unused] if unused else labelled("grad", grad)))
     if n.flag and not compact:
         wrapped = textwrap.wrap(n.flag, 36)
         fields.append(_field(["⚠ " + wrapped[0], *wrapped[1:]]))
-    return "{ " + " | ".join(fields) + " }"
+    return record(fields, rankdir)
 
 
 def _attrs(**kw: object) -> str:
@@ -150,12 +182,16 @@ def to_dot(
                             ranksep=sep[1], fontname='"Helvetica"'),
         "  node " + _attrs(fontname='"Helvetica"', fontsize=int(font_size),
                            fontcolor=f'"{_INK}"'),
-        "  edge " + _attrs(color=f'"{_EDGE}"', arrowsize=0.7, penwidth=1.2),
+        "  edge " + _attrs(color=f'"{_EDGE}"', arrowsize=0.7, penwidth=1.2,
+                           fontname='"Helvetica"', fontsize=int(font_size)),
     ]
+    unused = not_used(result)
     for n in result.nodes:
+        label = _record_label(n, show, compact, rankdir,
+                              not_used_text(result) if n.name in unused else None)
         lines.append(f"  {_quote(n.name)} " + _attrs(
-            shape="record", label='"' + _record_label(n, show, compact) + '"',
-            tooltip=_quote(tooltip(n, result)), **_look(_role(n, result))))
+            shape="record", label='"' + label + '"',
+            tooltip=_quote(tooltip(n, result)), **_look(_role(n, result, unused))))
         if n.op is None:
             continue
         target = n.name
@@ -163,7 +199,7 @@ def to_dot(
             target = n.name + "#op"
             lines.append(f"  {_quote(target)} " + _attrs(
                 shape="ellipse", label=_quote(_op_label(n)), tooltip=_quote(formula(n)),
-                fontsize=max(8, int(font_size) - 2), **_look("oval")))
+                **_look("oval")))
             lines.append(f"  {_quote(target)} -> {_quote(n.name)}")
         for operand in n.operands:
             lines.append(f"  {_quote(operand)} -> {_quote(target)}")

@@ -18,6 +18,7 @@ from autograd.format import array_lines, array_text, number, shape_text
 from . import registry
 from .evaluate import NodeResult, Result
 from .notation import HIDDEN, NodeNames, call, eq, scalar
+from .render import not_used, not_used_text
 from .steps import Backward, Gradient, Tangents, local_partials, summed_axes
 from .steps_render import Overlay
 from .traces import Hide, adjoint_line, forward_line, seed_line, show_all, sum_line, tangent_line
@@ -145,9 +146,15 @@ def _reverse(result, backward: Backward, k, compact, hide) -> StepView:
     n = backward.count
     grads = backward.gradients(k)
     names = NodeNames(result.output)
+    unused = not_used(result)
     fields, tips = {}, {}
     for x in result.nodes:
         value = _lines(x.value, compact, not hide("value", x.name))
+        if x.name in unused:  # backward never reaches it: no gradient, not a gradient of 0
+            fields[x.name] = (("value", tuple(value)), ("", (not_used_text(result),)))
+            tips[x.name] = _tooltip(x, [("value", None if hide("value", x.name) else x.value),
+                                        ("grad", not_used_text(result))])
+            continue
         grad = _grad_lines(x, grads.get(x.name), compact, hide("grad", x.name))
         fields[x.name] = (("value", tuple(value)), ("grad", tuple(grad)))
         g = grads.get(x.name)

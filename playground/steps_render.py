@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from autograd.format import shape_text
 
 from .evaluate import Result
-from .render import record_escape
+from .render import record, record_escape
 
 FOCUS = "#cc79a7"
 """Outline of the operation in focus and of its result (Okabe–Ito reddish purple)."""
@@ -52,13 +52,13 @@ def _unquote(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text[1:-1])
 
 
-def _record(title: str, shape, fields) -> str:
+def _record(title: str, shape, fields, rankdir: str) -> str:
     parts = [record_escape(title), record_escape(shape_text(shape))]
     for label, lines in fields:
-        lines = [f"{label} {lines[0]}"] if len(lines) == 1 else [label, *lines]
+        lines = [f"{label} {lines[0]}".strip()] if len(lines) == 1 else [label, *lines]
         escaped = [record_escape(line) for line in lines]
         parts.append(escaped[0] if len(escaped) == 1 else "\\l".join(escaped) + "\\l")
-    return '"{ ' + " | ".join(parts) + ' }"'
+    return '"' + record(parts, rankdir) + '"'
 
 
 def overlay_dot(base: str, result: Result, overlay: Overlay) -> str:
@@ -67,6 +67,8 @@ def overlay_dot(base: str, result: Result, overlay: Overlay) -> str:
     if not lines or lines[-1].strip() != "}":
         raise ValueError("overlay_dot needs a whole DOT graph, ending with }")
     ovals = {_unquote(f'"{oval}"') for oval in re.findall(_OVAL, base, re.M)}
+    direction = re.search(r"rankdir=([A-Z]{2})", base)
+    rankdir = direction.group(1) if direction else "TB"
     seen: dict[tuple[str, str], int] = {}
     wanted = _edge_labels(result, overlay, ovals)
     out = []
@@ -85,7 +87,7 @@ def overlay_dot(base: str, result: Result, overlay: Overlay) -> str:
     for name, fields in overlay.fields.items():
         n = by_name[name]
         title = overlay.titles.get(name, name)
-        attrs = [f"label={_record(title, n.shape, fields)}"]
+        attrs = [f"label={_record(title, n.shape, fields, rankdir)}"]
         if name in overlay.tooltips:
             attrs.append(f"tooltip={_quote(overlay.tooltips[name])}")
         out.append(f"  {_quote(name)} [{', '.join(attrs)}]")

@@ -14,14 +14,17 @@ import pandas as pd
 
 from autograd.format import array_text, shape_text
 from playground.evaluate import Result
+from playground.render import not_used, not_used_text
 
 
 def node_table(result: Result) -> pd.DataFrame:
     """One row per node in spec order: name, kind, op, shape, value, gradient, grad_norm, flag.
 
     grad_norm is the Euclidean norm of the gradient (NaN for nodes without one, such as
-    constants); flag is the NaN/inf message or an empty string.
+    constants, and for nodes the output is not computed from, whose gradient reads "not used by
+    <output>"); flag is the NaN/inf message or an empty string.
     """
+    unused = not_used(result)
     rows = [
         {
             "name": n.name,
@@ -29,8 +32,9 @@ def node_table(result: Result) -> pd.DataFrame:
             "op": n.op or "",
             "shape": shape_text(n.shape),
             "value": array_text(n.value),
-            "gradient": array_text(n.grad),
-            "grad_norm": np.nan if n.grad is None else float(np.linalg.norm(n.grad.ravel())),
+            "gradient": not_used_text(result) if n.name in unused else array_text(n.grad),
+            "grad_norm": np.nan if n.grad is None or n.name in unused
+            else float(np.linalg.norm(n.grad.ravel())),
             "flag": n.flag or "",
         }
         for n in result.nodes

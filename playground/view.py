@@ -23,8 +23,14 @@ SHOW_LABELS = {"both": "Both", "value": "Values", "grad": "Gradients"}
 """What each record of the drawing shows -> its label in the sidebar."""
 RANKDIR_LABELS = {"auto": "Auto", "LR": "Across →", "TB": "Down ↓"}
 """The drawing's direction -> its label in the sidebar."""
-AUTO_LR_MAX_OPS = 3
-""""auto" offers the across layout up to this many operations; bigger graphs always go down."""
+LEGIBLE_PX = 12
+"""The smallest text, in CSS pixels, a drawing is shrunk to when fitted to the screen: a laptop
+or a projector, read from a distance."""
+NARROW_SCREEN = 640
+"""A window narrower than this many CSS pixels is a phone's (Streamlit stacks columns there)."""
+LEGIBLE_PX_NARROW = 8
+"""The smallest text a drawing is shrunk to on a phone, held close and zoomed with a pinch: the
+whole of a preset's drawing fits a 390-pixel-wide phone above this size."""
 FONT_SIZES = (10, 40)
 """Smallest and largest font size of the drawing."""
 LARGE_GRAPH = 60
@@ -50,16 +56,24 @@ class Options:
     font_size: int = 14
     compact: bool = False
 
-    def layouts(self, n_ops: int) -> tuple[str, ...]:
-        """The Graphviz rankdirs to draw a graph of ``n_ops`` operations in, widest first.
-
-        The browser shows the first one that fits its width at full size, else the last.
-        "auto" offers micrograd's left-to-right layout for small graphs and top to bottom,
-        which suits a narrow screen, for all of them; a chosen direction is the only one.
-        """
+    def layouts(self) -> tuple[str, ...]:
+        """The Graphviz rankdirs to draw the graph in: "auto" offers both, across first (as
+        micrograd draws), and the browser keeps the one that shows the whole drawing in the room
+        left on its screen with the larger text; a chosen direction is the only one."""
         if self.rankdir != "auto":
             return (self.rankdir,)
-        return ("LR", "TB") if n_ops <= AUTO_LR_MAX_OPS else ("TB",)
+        return ("LR", "TB")
+
+    def variants(self, n_nodes: int) -> tuple[tuple[str, bool], ...]:
+        """(rankdir, compact) of each drawing to send the browser, full drawings first.
+
+        The browser shows the full drawing that fits its screen with the larger text; when even
+        that one's smallest text would be under ``LEGIBLE_PX`` it shows the compact drawing
+        instead, if that one's text is larger (no op ovals, so half as many shapes in a row).
+        A compact drawing chosen in the sidebar, or forced by a crowded graph, is the only kind.
+        """
+        compact = (True,) if self.compact or self.crowded(n_nodes) else (False, True)
+        return tuple((rankdir, c) for c in compact for rankdir in self.layouts())
 
     def crowded(self, n_nodes: int) -> bool:
         """True when a graph this big needs the compact drawing to stay legible."""

@@ -183,17 +183,17 @@ def _slide() -> None:
 
 def _step(spec_json: str, result: Result, k: int, hidden: Exercise | None) -> None:
     opts = state.options()
-    n_ops = len([n for n in result.nodes if n.kind == "op"])
-    compact = opts.compact or opts.crowded(len(result.nodes))
     moved = wrt() if mode() == "tangent" else None
-    layouts = [(rankdir, cached.step(spec_json, mode(), k, moved, hidden, rankdir,
-                                     opts.font_size, compact))
-               for rankdir in opts.layouts(n_ops)]
-    shown = layouts[0][1][0]
+    layouts = [(rankdir, compact, cached.step(spec_json, mode(), k, moved, hidden, rankdir,
+                                              opts.font_size, compact))
+               for rankdir, compact in opts.variants(len(result.nodes))]
+    shown = layouts[0][2][0]
+    focus = shown.overlay.focus or ((shown.node,) if shown.node else ())
     drawing_col, text_col = st.columns([3, 2], gap="large")
     with drawing_col:
-        drawing.show([(rankdir, dot) for rankdir, (_, dot) in layouts])
-        if compact and not opts.compact:
+        drawing.show([(rankdir, compact, dot) for rankdir, compact, (_, dot) in layouts],
+                     focus=focus)
+        if opts.crowded(len(result.nodes)):
             st.caption(f"{len(result.nodes)} nodes: drawn compact, numbers of larger tensors "
                        "left out (hover over a node for them).")
     with text_col:

@@ -92,7 +92,7 @@ def test_the_buttons_and_the_wheel_zoom_and_fit_brings_back_the_starting_view(
     zoom(tab, "Zoom out")
     zoom(tab, "Zoom out")
     assert text_height(tab) == pytest.approx(start / 1.4, rel=0.05)
-    zoom(tab, "Fit to width")
+    zoom(tab, "Show the whole drawing")
     assert text_height(tab) == pytest.approx(start, rel=0.02)
 
     stage = tab.get_by_test_id(DRAWING).locator(".stage")
@@ -108,7 +108,7 @@ def test_the_buttons_and_the_wheel_zoom_and_fit_brings_back_the_starting_view(
     tab.mouse.move(viewport["x"] + 320, viewport["y"] + 150, steps=5)
     tab.mouse.up()
     assert node_box(tab, "a").bounding_box()["x"] == pytest.approx(left + 120, abs=3)
-    zoom(tab, "Fit to width")
+    zoom(tab, "Show the whole drawing")
     assert text_height(tab) == pytest.approx(start, rel=0.02)
 
 

@@ -56,9 +56,28 @@ def _attr(statement, name):
 
 
 def test_each_tensor_is_a_record_with_name_shape_value_and_grad():
-    dot = to_dot(classic_result())
+    dot = to_dot(classic_result(), rankdir="TB")
     assert 'label="{ a | scalar | value 2.0000 | grad 4.0000 }"' in _statement(dot, "a")
     assert 'label="{ c | scalar | value 6.0000 | grad 1.0000 }"' in _statement(dot, "c")
+
+
+def test_a_record_reads_from_the_top_in_either_direction():
+    # Graphviz stacks a record's top-level fields when the graph goes across and sets them side
+    # by side when it goes down; braces turn them, so only the downward record is braced
+    across = to_dot(classic_result(), rankdir="LR")
+    assert 'label="a | scalar | value 2.0000 | grad 4.0000"' in _statement(across, "a")
+    svg = to_svg(across)
+    if svg is not None:  # stacked: the name's text sits above the grad's, at the same x
+        texts = re.findall(r'<text[^>]*x="([0-9.]+)" y="(-?[0-9.]+)"[^>]*>([^<]*)</text>', svg)
+        where = {text: (float(x), float(y)) for x, y, text in texts}
+        assert where["a"][0] == pytest.approx(where["grad 4.0000"][0], abs=1)
+        assert where["a"][1] < where["grad 4.0000"][1]
+
+
+def test_every_text_of_the_drawing_has_the_font_size():
+    dot = to_dot(classic_result(), font_size=20)
+    assert "fontsize" not in _statement(dot, "c#op")  # the ovals' text is the records' size
+    assert re.search(r"edge \[[^]]*fontsize=20", dot)  # Step through's numbers on edges
 
 
 def test_each_op_is_an_oval_between_its_operands_and_its_result():
@@ -289,3 +308,19 @@ def test_every_preset_draws_every_node_and_graphviz_accepts_it(compact):
             _statement(dot, name)
         if shutil.which("dot") is not None:
             assert to_svg(dot) is not None, preset.key
+
+
+def test_a_node_the_output_does_not_use_shows_no_gradient_but_says_so():
+    from playground import edits
+    from playground.render import not_used
+    from playground.tables import node_table
+
+    result = evaluate(edits.set_output(get("classic").spec, "c"))
+    assert not_used(result) == {"d"}
+    statement = _statement(to_dot(result, rankdir="TB"), "d")
+    assert 'label="{ d | scalar | value 8.0000 | not used by c }"' in statement
+    assert 'class="unused"' in statement and "dotted" in statement
+    assert "grad not used by c" in _attr(statement, "tooltip")
+    table = node_table(result).set_index("name")
+    assert table.loc["d", "gradient"] == "not used by c" and np.isnan(table.loc["d", "grad_norm"])
+    assert table.loc["a", "gradient"] == "3.0000"  # ∂c/∂a = b

@@ -77,18 +77,18 @@ def test_reading_any_parameters_never_raises(query):
     assert all(isinstance(line, str) for line in ignored)
 
 
-@pytest.mark.parametrize(("options", "n_ops", "layouts"), [
-    (Options(), 0, ("LR", "TB")),
-    (Options(), view.AUTO_LR_MAX_OPS, ("LR", "TB")),  # micrograd's classic graph has 2 ops
-    (Options(), view.AUTO_LR_MAX_OPS + 1, ("TB",)),
-    (Options(font_size=40), 2, ("LR", "TB")),  # the browser measures whether across fits
-    (Options(rankdir="LR"), 50, ("LR",)),  # a chosen direction is kept
-    (Options(rankdir="TB"), 1, ("TB",)),
+@pytest.mark.parametrize(("options", "n_nodes", "variants"), [
+    # auto: both directions, full drawings first, then their compact forms for the browser to
+    # fall back on when the full drawing's text would be too small once fitted
+    (Options(), 4, (("LR", False), ("TB", False), ("LR", True), ("TB", True))),
+    (Options(font_size=40), 4, (("LR", False), ("TB", False), ("LR", True), ("TB", True))),
+    (Options(rankdir="LR"), 50, (("LR", False), ("LR", True))),  # a chosen direction is kept
+    (Options(rankdir="TB", compact=True), 1, (("TB", True),)),  # so is a chosen compact
+    (Options(), view.LARGE_GRAPH + 1, (("LR", True), ("TB", True))),  # crowded: compact only
 ])
-def test_auto_layout_offers_across_then_down_for_small_graphs_and_down_for_large_ones(
-    options, n_ops, layouts
-):
-    assert options.layouts(n_ops) == layouts
+def test_auto_layout_offers_both_directions_full_then_compact(options, n_nodes, variants):
+    assert options.variants(n_nodes) == variants
+    assert options.layouts() == tuple(dict.fromkeys(r for r, _ in variants))
 
 
 def test_a_large_graph_is_crowded_until_the_drawing_is_compact():

@@ -1,12 +1,21 @@
-// The graph drawing of pages/ui/drawing.py: Graphviz's SVG, made on the server, shown at the
-// size Graphviz gave it (so its text is the Font size of the sidebar), fitted to the width, with
-// zoom and pan by Panzoom (vendor/, prepended to this module), hover text, theme colours and,
-// where the page asks for it, a click that picks a node.
+// The graph drawing of pages/ui/drawing.py: Graphviz's SVG, made on the server, shown at most
+// at the size Graphviz gave it (so its text is the Font size of the sidebar) and fitted whole
+// into the room left on the screen below its top (its width, and the window's height under it
+// with the page scrolled to the top), with zoom and pan by Panzoom (vendor/, prepended to this
+// module), hover text, theme colours and, where the page asks for it, a click that picks a node.
 //
-// data: {drawings: [{rankdir, svg}, ...] widest first, selected: node name or null,
-//        clickable: bool, highlight: CSS colour, label: text for screen readers,
-//        max_height: the most of the window's height the drawing takes, so the page can still
-//        be scrolled beside it}
+// Of the drawings sent (each direction, full and compact), the one shown is the full drawing
+// whose fitted text is larger; when that text is under legible_px, the compact drawing with the
+// larger text if it beats it. A drawing whose text would still be under legible_px is shown at
+// legible_px instead, as much as fits, panned to the nodes in focus (or its start), with a note.
+//
+// data: {drawings: [{rankdir, compact, svg}, ...] full ones first, selected: node name or null,
+//        focus: node names to keep in view, clickable: bool, highlight: CSS colour,
+//        label: text for screen readers, legible_px: the smallest text a fit may make,
+//        narrow: [width, px]: below that window width (a phone, held close and
+//        zoomed with a pinch) a fit may shrink text down to the second number (the compact
+//        drawing is still preferred below legible_px),
+//        notes: {compact, part}: what the drawing says when compact or shown in part}
 
 const Panzoom = globalThis.Panzoom;
 const POINT = 4 / 3; // Graphviz measures in points; a CSS pixel is 3/4 of a point
@@ -14,6 +23,7 @@ const MAX_SCALE = 8;
 const MIN_SCALE = 0.05;
 const BUTTON_STEP = 1.4; // one press of zoom in or out
 const MIN_HEIGHT = 160;
+const BOTTOM_GAP = 12; // pixels kept free under the drawing, so its border shows
 const CLICK_SLOP = 5; // pixels a pointer may move and still click rather than drag
 const XLINK = "http://www.w3.org/1999/xlink";
 const SVG = "http://www.w3.org/2000/svg";
@@ -40,13 +50,16 @@ class View {
     this.box.dataset.testid = "graph-drawing";
     this.box.innerHTML = `
       <div class="toolbar" role="toolbar" aria-label="Zoom">
+        <span class="note" aria-live="polite"></span>
         <button type="button" data-zoom="in" title="Zoom in" aria-label="Zoom in">+</button>
         <button type="button" data-zoom="out" title="Zoom out" aria-label="Zoom out">&minus;</button>
-        <button type="button" data-zoom="fit" title="Fit to width" aria-label="Fit to width">&#x2922;</button>
+        <button type="button" data-zoom="fit" title="Show the whole drawing" aria-label="Show the whole drawing">&#x2922;</button>
       </div>
       <div class="viewport"><div class="stage"></div></div>`;
     root.appendChild(this.box);
     this.viewport = this.box.querySelector(".viewport");
+    this.note = this.box.querySelector(".note");
+    this.textBox = textBoxRatio(root);
     this.stage = this.box.querySelector(".stage");
     this.panzoom = Panzoom(this.stage, {
       canvas: true, origin: "0 0", maxScale: MAX_SCALE, minScale: MIN_SCALE, cursor: "grab",
@@ -59,8 +72,14 @@ class View {
       this.layout();
     });
     this.listen();
+    // Refit when the drawing's width changes, when the window's height does, and when what
+    // stands above the drawing grows or shrinks (the page's block resizes with it).
     this.resizes = new ResizeObserver(() => this.layout());
     this.resizes.observe(this.box);
+    const page = document.querySelector("[data-testid='stMainBlockContainer']");
+    if (page) this.resizes.observe(page);
+    this.onWindow = () => this.layout();
+    window.addEventListener("resize", this.onWindow);
   }
 
   listen() {
@@ -86,14 +105,44 @@ class View {
     this.setTriggerValue = setTriggerValue;
     this.box.classList.toggle("clickable", Boolean(data.clickable));
     this.box.style.setProperty("--highlight", data.highlight);
-    this.drawings = data.drawings.map((d) => ({ ...d, size: naturalSize(d.svg) }));
+    this.drawings = data.drawings.map((d) => ({
+      ...d, size: naturalSize(d.svg), text: smallestFont(d.svg) * POINT * this.textBox,
+    }));
     this.layout();
   }
 
-  // The first drawing that fits the width at full size, else the last (the narrowest).
+  // The room the drawing may fill: its width, and the window's height below the drawing's top
+  // as it stands with the page scrolled to the top (at least MIN_HEIGHT).
+  room() {
+    const top = this.viewport.getBoundingClientRect().top + scroller().scrollTop;
+    const height = window.innerHeight - top - BOTTOM_GAP;
+    return [this.viewport.clientWidth, Math.max(MIN_HEIGHT, height)];
+  }
+
+  // The smallest text a fit may make on this screen.
+  legible() {
+    const [narrow, small] = this.data.narrow;
+    return window.innerWidth < narrow ? small : this.data.legible_px;
+  }
+
+  // The scale that shows drawing `d` whole in the room, never above full size.
+  fitScale(d, [width, height]) {
+    return Math.min(1, width / d.size[0], height / d.size[1]);
+  }
+
+  // The full drawing with the larger fitted text; the compact one if that text is too small
+  // and the compact drawing's is larger.
   choose() {
-    const width = this.viewport.clientWidth;
-    return this.drawings.find((d) => d.size[0] <= width) ?? this.drawings.at(-1);
+    const room = this.room();
+    const text = (d) => d.text * this.fitScale(d, room);
+    const best = (list) => list.reduce((a, b) => (text(b) > text(a) + 0.01 ? b : a));
+    const full = this.drawings.filter((d) => !d.compact);
+    const compact = this.drawings.filter((d) => d.compact);
+    if (!full.length) return best(compact);
+    const chosen = best(full);
+    if (text(chosen) >= this.data.legible_px || !compact.length) return chosen;
+    const small = best(compact);
+    return text(small) > text(chosen) ? small : chosen;
   }
 
   layout() {
@@ -107,6 +156,9 @@ class View {
     }
     if (this.fitted) this.fit();
     this.select();
+    this.note.textContent = this.partial ? this.data.notes.part
+      : this.shown.compact && this.drawings.some((d) => !d.compact) ? this.data.notes.compact
+        : "";
   }
 
   show(drawing) {
@@ -133,16 +185,40 @@ class View {
     this.select();
   }
 
-  // Fit to the width, never beyond full size; the viewport is as tall as the drawing then is.
+  // Show the whole drawing in the room, never beyond full size and never with text under
+  // legible_px: a drawing too big for that is shown in part, panned to its focus or its start.
   fit() {
     const [width, height] = this.shown.size;
-    const room = this.viewport.clientWidth;
-    const scale = Math.min(1, room / width);
-    const tall = Math.min(height * scale, window.innerHeight * this.data.max_height);
+    const [roomWidth, roomHeight] = this.room();
+    const legible = Math.min(1, this.legible() / this.shown.text);
+    const scale = Math.max(this.fitScale(this.shown, [roomWidth, roomHeight]), legible);
+    this.partial = width * scale > roomWidth + 1 || height * scale > roomHeight + 1;
+    const tall = Math.min(height * scale, roomHeight);
     this.viewport.style.height = `${Math.max(MIN_HEIGHT, Math.ceil(tall))}px`;
     this.panzoom.zoom(scale, { animate: false, force: true });
-    this.panzoom.pan((room - width * scale) / 2 / scale, 0, { animate: false, force: true });
+    let [x, y] = [(roomWidth - width * scale) / 2 / scale, 0];
+    if (this.partial) [x, y] = this.towardsFocus(scale, roomWidth, tall);
+    this.panzoom.pan(x, y, { animate: false, force: true });
     this.fitted = true;
+  }
+
+  // The pan (in drawing units) that centres the nodes in focus (else the selected node), or
+  // shows the drawing's start when there are none, within the drawing's bounds.
+  towardsFocus(scale, roomWidth, roomHeight) {
+    const [width, height] = this.shown.size;
+    const names = this.data.focus?.length ? this.data.focus : [this.data.selected];
+    const nodes = [...this.stage.querySelectorAll("g.node")]
+      .filter((node) => names.includes(node.dataset.name));
+    const clamp = (pan, room, size) => Math.min(0, Math.max(pan, room / scale - size));
+    if (!nodes.length) return [clamp(0, roomWidth, width), 0];
+    const stage = this.stage.getBoundingClientRect();
+    const now = this.panzoom.getScale();
+    const boxes = nodes.map((node) => node.getBoundingClientRect());
+    const centre = (lo, hi) => (Math.min(...boxes.map(lo)) + Math.max(...boxes.map(hi))) / 2;
+    const cx = (centre((b) => b.left, (b) => b.right) - stage.left) / now;
+    const cy = (centre((b) => b.top, (b) => b.bottom) - stage.top) / now;
+    return [clamp(roomWidth / 2 / scale - cx, roomWidth, width),
+      clamp(roomHeight / 2 / scale - cy, roomHeight, height)];
   }
 
   zoomBy(factor) {
@@ -168,6 +244,7 @@ class View {
 
   destroy() {
     this.resizes.disconnect();
+    window.removeEventListener("resize", this.onWindow);
     this.panzoom.destroy();
     this.box.remove();
   }
@@ -178,6 +255,33 @@ function naturalSize(svg) {
   const head = svg.slice(svg.indexOf("<svg"), svg.indexOf(">", svg.indexOf("<svg")));
   const size = (name) => parseFloat(head.match(new RegExp(`${name}="([0-9.]+)pt"`))[1]) * POINT;
   return [size("width"), size("height")];
+}
+
+// The smallest font size written in the SVG (Graphviz's points, the drawing's own units).
+function smallestFont(svg) {
+  const sizes = [...svg.matchAll(/font-size="([0-9.]+)"/g)].map((m) => parseFloat(m[1]));
+  return sizes.length ? Math.min(...sizes) : 14;
+}
+
+// The height of a text's box per unit of font size, in the drawing's font (what a reader sees
+// as the text's size, and what the browser tests measure).
+function textBoxRatio(root) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("style", "position:absolute;visibility:hidden;width:0;height:0");
+  const text = document.createElementNS(SVG, "text");
+  text.setAttribute("font-family", "Helvetica,sans-Serif");
+  text.setAttribute("font-size", "100");
+  text.textContent = "value 2.0000";
+  svg.appendChild(text);
+  root.appendChild(svg);
+  const ratio = text.getBBox().height / 100;
+  svg.remove();
+  return ratio > 0.5 && ratio < 2 ? ratio : 1.15;
+}
+
+// The element Streamlit's page scrolls in (its main area), else the document's.
+function scroller() {
+  return document.querySelector("[data-testid='stMain']") ?? document.scrollingElement;
 }
 
 function sameSize(a, b) {
