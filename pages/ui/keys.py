@@ -25,6 +25,7 @@ SVG_FOR = STATE + "svg_for"  # fingerprint of the drawing whose SVG file was ask
 # --- sidebar -------------------------------------------------------------------------------------
 PRESET = WIDGET + "preset"
 OUTPUT = WIDGET + "output"
+NEW_GRAPH = WIDGET + "new_graph"
 UNDO = WIDGET + "undo"
 REDO = WIDGET + "redo"
 SHOW = WIDGET + "show"

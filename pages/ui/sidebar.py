@@ -13,7 +13,7 @@ import streamlit as st
 
 from pages.ui import cached, keys, notes
 from pages.ui import session as state
-from playground import edits, presets, view
+from playground import GraphSpec, edits, presets, view
 
 
 def render() -> None:
@@ -41,6 +41,17 @@ def _graph_controls() -> None:
                        else "(Its explanation gives answers away: it shows once the exercise's "
                             "answers are revealed.)")
         st.caption(f"**{preset.title}.** {explanation}")
+
+    st.button(
+        "New graph",
+        icon=":material/add_circle:",
+        on_click=_new_graph,
+        disabled=not len(state.spec()),
+        width="stretch",
+        key=keys.NEW_GRAPH,
+        help="Start from an empty graph, to build a neuron of your own on the Build page "
+        "without the example beside it. Undo brings the last graph back.",
+    )
 
     st.session_state[keys.OUTPUT] = state.spec().effective_output
     st.selectbox(
@@ -92,8 +103,8 @@ def _display_controls() -> None:
         key=keys.RANKDIR,
         required=True,
         help="Across: left to right, as micrograd draws. Down: top to bottom, which suits "
-        "narrow screens. Auto: across when the drawing fits the width at full size (graphs of "
-        f"up to {view.AUTO_LR_MAX_OPS} operations), down otherwise.",
+        "narrow screens. Auto: whichever shows the whole drawing on your screen with the larger "
+        "text.",
         on_change=_copy_option,
         args=(keys.RANKDIR, "rankdir"),
     )
@@ -102,8 +113,9 @@ def _display_controls() -> None:
         "Font size (projectors: 20+)",
         min_value=view.FONT_SIZES[0],
         max_value=view.FONT_SIZES[1],
-        help="The drawing's text size. A drawing wider than the page starts shrunk to fit "
-        "its width: zoom in with the mouse wheel, a pinch or the + button on the drawing.",
+        help="The drawing's text size. A drawing bigger than the room on the screen starts "
+        "shrunk to fit it whole: zoom in with the mouse wheel, a pinch or the + button on the "
+        "drawing.",
         key=keys.FONT,
         on_change=_copy_option,
         args=(keys.FONT, "font_size"),
@@ -132,6 +144,10 @@ def _load_preset() -> None:
     st.session_state[keys.PRESET] = None
     if key is not None:
         state.apply_edit("preset", lambda _: presets.get(key).spec)
+
+
+def _new_graph() -> None:
+    state.apply_edit("preset", lambda _: GraphSpec.empty())
 
 
 def _choose_output() -> None:
