@@ -351,6 +351,11 @@ def _plan_conv(name, n, x_shape, w_shape, b_shape, stride, padding, dilation, gr
     if not isinstance(groups, (int, np.integer)) or isinstance(groups, bool) or groups < 1:
         raise ValueError(f"{name}: groups must be a whole number of at least 1, got {groups!r}")
     channels = x_shape[-n - 1]
+    if w_shape[0] == 0:
+        raise ValueError(
+            f"{name}: Given groups={groups}, expected weight to be at least 1 at dimension 0, "
+            f"but got weight of size {list(w_shape)} instead, as PyTorch says: a convolution "
+            "needs at least one filter (out_channels >= 1)")
     if w_shape[0] % groups:
         raise ValueError(
             f"{name}: groups={groups} splits the weight's {w_shape[0]} output channels (weight "

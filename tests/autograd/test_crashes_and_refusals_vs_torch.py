@@ -433,3 +433,9 @@ def test_bce_takes_a_weight_as_pytorch(dtypes):
     expected.backward()
     for leaf, t_leaf in zip(ours, theirs):
         _same(leaf.grad, t_leaf.grad, atol=1e-5)
+
+
+def test_a_convolution_without_filters_is_refused_as_pytorch():
+    (x, tx), (w, tw) = _pair(np.zeros((2, 2, 5, 5))), _pair(np.zeros((0, 2, 3, 3)))
+    _both_refuse(lambda: F.conv2d(x, w), lambda: TF.conv2d(tx, tw), ValueError,
+                 "expected weight to be at least 1 at dimension 0")
