@@ -372,11 +372,6 @@ class Prod(_Reduction):
         if not self.axes:  # nothing multiplied (a 0-d tensor): the gradient passes, as in PyTorch
             return self._expand(grad)
         a, out = self.saved_tensors
-        if (not isinstance(a, Tensor) and len(self.axes) == len(self.shape)
-                and np.count_nonzero(a == 0) > 1):
-            # Two zeros: every "product of the others" is 0, so PyTorch gives zeros outright,
-            # and an infinite upstream gradient gives 0 rather than NaN.
-            return np.zeros(self.shape, dtype=a.dtype)
         return self._expand(grad) * self._others(a, out)
 
     def jvp(self, tangent):
