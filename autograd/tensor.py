@@ -28,7 +28,9 @@ class Tensor:
         if isinstance(data, Tensor):
             data = data.data
         if dtype is None and not isinstance(data, (np.ndarray, np.generic)):
-            dtype = np.float64
+            # Python numbers and lists become float64 (so finite differences are exact enough),
+            # but True/False stay bool, as in NumPy and PyTorch: masks.
+            dtype = np.bool_ if _all_bools(data) else np.float64
         array = np.array(data, dtype=dtype)
         if array.dtype == object:
             raise TypeError(f"cannot make a tensor from {type(data).__name__}: use numbers, "
@@ -113,7 +115,12 @@ class Tensor:
 
     @property
     def mT(self):
-        """The last two axes swapped (PyTorch's name), the same as ``transpose()``."""
+        """The last two axes swapped (PyTorch's name), the same as ``transpose()`` on a matrix or
+        a batch of them; refused on a vector, as in PyTorch (a 0-d tensor comes back)."""
+        if self.ndim == 1:
+            raise ValueError(f"x.mT is only supported on matrices or batches of matrices, and x "
+                             f"has shape {self.shape}; a vector needs no transpose (use x, or "
+                             "x.unsqueeze(-1) for a column)")
         return self.transpose()
 
     def numpy(self):
@@ -472,6 +479,13 @@ class _HookHandle:
     def remove(self):
         if self._hook in self._hooks:
             self._hooks.remove(self._hook)
+
+
+def _all_bools(data):
+    """Whether ``data`` is True/False or a (nested) list or tuple of only those."""
+    if isinstance(data, (list, tuple)):
+        return bool(data) and all(_all_bools(item) for item in data)
+    return isinstance(data, bool)
 
 
 def _raw(x):

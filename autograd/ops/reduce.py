@@ -130,10 +130,12 @@ class _Extreme(_Reduction):
         return winners / winners.sum(axis=self._reduced_axes(), keepdims=True, dtype=a.dtype)
 
     def backward(self, grad):
-        return self._expand(grad) * self._shares()
+        shares = self._shares()  # selected, not multiplied: an infinite gradient gives 0, not NaN
+        return array_or_tensor.where(shares > 0, self._expand(grad), 0.0) * shares
 
     def jvp(self, tangent):
-        return self._reduce(tangent * self._shares())
+        shares = self._shares()
+        return self._reduce(np.where(shares > 0, tangent, 0.0) * shares)
 
 
 class Max(_Extreme):
@@ -372,6 +374,11 @@ class Prod(_Reduction):
         if not self.axes:  # nothing multiplied (a 0-d tensor): the gradient passes, as in PyTorch
             return self._expand(grad)
         a, out = self.saved_tensors
+        if (not isinstance(a, Tensor) and len(self.axes) == len(self.shape)
+                and np.count_nonzero(a == 0) > 1):
+            # Two zeros: every "product of the others" is 0, so PyTorch gives zeros outright,
+            # and an infinite upstream gradient gives 0 rather than NaN.
+            return np.zeros(self.shape, dtype=a.dtype)
         return self._expand(grad) * self._others(a, out)
 
     def jvp(self, tangent):

@@ -210,7 +210,9 @@ def permute(x, *axes):
 
 @exposed("swapaxes")
 def swapaxes(x, axis1, axis2):
-    """Swap two axes (negative axes allowed)."""
+    """Swap two axes (negative axes allowed; a 0-d tensor takes 0 and -1, as in PyTorch)."""
+    if x.ndim == 0 and {axis1, axis2} <= {0, -1}:
+        return Transpose.apply(x, axes=())
     axes = list(range(x.ndim))
     try:
         axes[axis1], axes[axis2] = axes[axis2], axes[axis1]

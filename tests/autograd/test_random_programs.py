@@ -214,11 +214,12 @@ PYTORCH_INCONSISTENCIES = {
         None, r"PyTorch refuses \(.*derivative for .* is not implemented",
         "PyTorch differentiates some ops' backward only once (hardsigmoid_backward, ...), "
         "though the first derivative is differentiable where PyTorch's own formula is"),
-    "var of one element, 0-d": (
+    "var of one element in all": (
         {"var", "std"}, r"second derivative .*: ours is nan, PyTorch's is None",
-        "PyTorch's gradient of var/std of a 0-d tensor with correction 1 is a NaN cut off from "
-        "the graph (no second derivative), while for a one-element slice it stays in the graph "
-        "(NaN second derivative, as here)"),
+        "PyTorch's gradient of var/std over all of a one-element tensor (0-d, or shape (1,) with "
+        "no dim) with correction 1 is a NaN cut off from the graph (no second derivative), "
+        "while with dim=0 on the same tensor it stays in the graph (NaN second derivative, as "
+        "here)"),
     "mish's float32 far tail": (
         {"mish"}, r"gradient.*: ours .*-inf.*\n  PyTorch's .*[^-]inf",
         "PyTorch's float32 mish gradient below about -88 has the wrong sign (mish'(-100) = "
@@ -289,14 +290,7 @@ MASKS = {
 }
 
 
-REDUCTION_MASK_BUG = pytest.mark.xfail(
-    strict=True, reason="known bug (infinite incoming gradient): prod of two zeros and min's "
-    "unselected elements get NaN, PyTorch 0")
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=REDUCTION_MASK_BUG) if name in ("prod of zeros", "min") else name
-    for name in MASKS])
+@pytest.mark.parametrize("name", list(MASKS))
 def test_a_masked_out_element_gets_no_gradient_even_an_infinite_one(name):
     ours_fn, torch_fn = MASKS[name]
     (x, tx) = both([-2.0, 3.0, 0.5] if name != "prod of zeros" else [0.0, -0.0])
@@ -402,8 +396,6 @@ def test_silu_under_create_graph_keeps_an_infinite_incoming_gradient_infinite():
     close(g, tg)  # PyTorch [-inf, 0.93]: silu'(-100) = -3.7e-42 < 0; ours [nan, 0.93]
 
 
-@pytest.mark.xfail(strict=True, reason="NEW: transpose/swapaxes of a 0-d tensor refuse dims 0 "
-                   "and -1, which PyTorch accepts (as it does for sum, softmax, ...)")
 @pytest.mark.parametrize("dims", [(0, 0), (-1, -1), (0, -1)])
 def test_transpose_of_a_0d_tensor_accepts_dim_0_and_minus_1(dims):
     x, tx = both(1.5)
@@ -411,8 +403,6 @@ def test_transpose_of_a_0d_tensor_accepts_dim_0_and_minus_1(dims):
     close(ag.swapaxes(x, *dims), torch.swapaxes(tx, *dims))
 
 
-@pytest.mark.xfail(strict=True, reason="NEW: x.mT of a 1-D (or 0-d) tensor returns it unchanged; "
-                   "PyTorch refuses it")
 def test_mT_of_a_vector_is_refused_like_pytorch():
     x, tx = both([1.0, 2.0])
     with pytest.raises(RuntimeError, match="only supported on matrices"):
