@@ -85,3 +85,28 @@ longer is laid out by the student's browser."""
 MAX_LAYOUT_SECONDS = 5.0
 """Seconds the server's Graphviz may take to lay out one SVG file (asked for on the Graph
 page)."""
+
+# A live class (playground.classroom): everything a room keeps comes from strangers too.
+ROOM_SECONDS = 12 * 3600
+"""Seconds a room lives after it is opened; then it is deleted with its steps, students and
+answers."""
+MAX_ROOM_STEPS = 50
+"""Steps in one lesson."""
+MAX_ROOM_STUDENTS = 300
+"""Students who may join one room."""
+MAX_NICKNAME_CHARS = 24
+"""Characters in a student's nickname (optional; letters, digits, spaces and - _ . ' only)."""
+MAX_STEP_TITLE_CHARS = 80
+"""Characters in a step's title."""
+MAX_STEP_HIDDEN_ELEMENTS = 1_000
+"""Elements of the numbers an exercise step hides, kept in the room as its answer key."""
+JOINS_PER_ROOM_PER_MINUTE = 120
+"""Joins one room accepts in a minute (a class of 120 arriving within one)."""
+JOINS_PER_CLIENT_PER_MINUTE = 60
+"""Joins from one address in a minute: a class behind one school router shares it."""
+WRONG_CODES_PER_CLIENT_PER_HOUR = 60
+"""Join codes from one address that name no room, in an hour: 32^6 codes cannot be tried."""
+ROOMS_PER_CLIENT_PER_HOUR = 20
+"""Rooms one address may open in an hour."""
+ANSWERS_PER_STUDENT_PER_MINUTE = 30
+"""Answers one student may send in a minute."""
