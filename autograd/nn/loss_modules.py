@@ -59,8 +59,12 @@ class NLLLoss(_Loss):
 
 
 class BCELoss(_Loss):
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+
     def forward(self, input, target):
-        return binary_cross_entropy(input, target, reduction=self.reduction)
+        return binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):

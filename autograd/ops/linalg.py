@@ -20,13 +20,13 @@ def torch_name(dtype):
 
 
 def same_dtype(name, *arrays, what=("m1", "m2")):
-    """Refuse floating operands of different dtypes, as PyTorch's products do: NumPy would
-    promote float32 @ float64 to float64 silently, so a float32 model would quietly run (and
-    return) float64. ``what`` names the operands in the message."""
+    """Refuse operands of different dtypes where one is floating, as PyTorch's products do:
+    NumPy would promote float32 @ float64 (or int @ float) silently, so a float32 model would
+    quietly run (and return) float64. ``what`` names the operands in the message."""
     first = arrays[0].dtype
     for other in arrays[1:]:
         if other.dtype is not first and other.dtype != first and (
-                first.kind == "f" and other.dtype.kind == "f"):
+                first.kind == "f" or other.dtype.kind == "f"):
             raise dtype_error(name, [a.dtype for a in arrays], what)
 
 

@@ -439,3 +439,24 @@ def test_a_convolution_without_filters_is_refused_as_pytorch():
     (x, tx), (w, tw) = _pair(np.zeros((2, 2, 5, 5))), _pair(np.zeros((0, 2, 3, 3)))
     _both_refuse(lambda: F.conv2d(x, w), lambda: TF.conv2d(tx, tw), ValueError,
                  "expected weight to be at least 1 at dimension 0")
+
+
+# --- found beside the list ---------------------------------------------------------------------
+
+
+def test_an_integer_matrix_times_a_float_matrix_is_refused_as_in_pytorch():
+    (ints, tints), (floats, tfloats) = _pair([[1, 0], [0, 1]]), _pair([[1.5, 2.0], [3.0, 4.0]])
+    with pytest.raises(RuntimeError, match="same dtype"):
+        tints @ tfloats
+    with pytest.raises(TypeError, match=r"same dtype.*\.double\(\)"):
+        ints @ floats
+
+
+def test_bce_loss_module_takes_a_weight_as_pytorchs():
+    (p, tp), (y, ty) = _pair([0.2, 0.7, 0.9], requires_grad=True), _pair([0.0, 1.0, 1.0])
+    weight, tweight = _pair([1.0, 2.0, 3.0])
+    ours, theirs = ag.nn.BCELoss(weight=weight)(p, y), torch.nn.BCELoss(weight=tweight)(tp, ty)
+    _same(ours, theirs)
+    ours.backward()
+    theirs.backward()
+    _same(p.grad, tp.grad)
