@@ -13,7 +13,7 @@ import numpy as np
 from ..function import Function
 from ..tensor import Tensor
 from . import array_or_tensor
-from .elementwise import Abs, Erf, Sigmoid, Tanh, erf_array
+from .elementwise import Abs, Sigmoid, Tanh, erf_array, masked, select, sigmoid_array
 from .elementwise import call as _call
 from .exposed import exposed
 
@@ -26,26 +26,17 @@ SELU_SCALE = 1.0507009873554804934193349852946
 HARDSIGMOID_SLOPE = float(np.float32(1 / 6))  # PyTorch's backward uses 1.0f / 6.0f, in float64 too
 
 
-def _step(x):
-    """1 where x > 0, else 0, in x's dtype. On a Tensor it stays connected to x with derivative 0
-    (see ``array_or_tensor.positive``), so a second derivative through it is 0, not an error."""
-    return x.relu().sign() if isinstance(x, Tensor) else (x > 0).astype(x.dtype)
-
-
-def _sigmoid_array(a):
-    """1 / (1 + e^-a) without overflow, accurate in both tails."""
-    e = np.exp(-np.abs(a))
-    return np.where(a >= 0, 1 / (1 + e), e / (1 + e))
-
-
-def _sigmoid(x):
-    return Sigmoid.apply(x) if isinstance(x, Tensor) else _sigmoid_array(x)
+def _values(x):
+    """The array of x, a Tensor under create_graph: what a backward's branches are read from."""
+    return x.data if isinstance(x, Tensor) else x
 
 
 @exposed("gelu", method=False)
 class Gelu(Function):
     """x·Φ(x), Φ the standard normal CDF; approximate="tanh" uses
-    ½x(1 + tanh(√(2/π)(x + 0.044715x³))), as in PyTorch."""
+    ½x(1 + tanh(u)), u = √(2/π)(x + 0.044715x³), as in PyTorch, computed as x·σ(2u) (the same
+    function) so that the tail below 0 and the derivatives, written with 1 − tanh²(u) =
+    4σ(2u)σ(−2u), keep their accuracy where tanh(u) has rounded to ±1."""
 
     __slots__ = ("approximate",)
     backward_runs_on_arrays = True
@@ -56,9 +47,8 @@ class Gelu(Function):
         self.approximate = approximate
         if approximate == "tanh":
             self.save_for_backward(a)
-            inner = GELU_BETA * (a + GELU_KAPPA * (a * a * a))
-            return 0.5 * a * (1 + np.tanh(inner))
-        cdf = 0.5 * (1 + erf_array(a * SQRT1_2))
+            return a * sigmoid_array(2 * GELU_BETA * (a + GELU_KAPPA * (a * a * a)))
+        cdf = _normal_cdf_array(a)
         self.save_for_backward(a, cdf)
         return a * cdf
 
@@ -66,15 +56,45 @@ class Gelu(Function):
         if self.approximate == "tanh":
             (a,) = self.saved_tensors
             square = a * a
-            t = _call(Tanh, GELU_BETA * (a + GELU_KAPPA * (square * a)))
-            inner_slope = GELU_BETA * (1 + 3 * GELU_KAPPA * square)
-            return grad * (0.5 * (1 + t) + 0.5 * a * (1 - t * t) * inner_slope)
+            twice_inner = 2 * GELU_BETA * (a + GELU_KAPPA * (square * a))
+            up, down = _call(Sigmoid, twice_inner), _call(Sigmoid, -twice_inner)
+            twice_inner_slope = 2 * GELU_BETA * (1 + 3 * GELU_KAPPA * square)
+            return grad * (up + a * up * down * twice_inner_slope)
         a, cdf = self.saved_tensors
-        if isinstance(a, Tensor):  # create_graph: Φ(a) rebuilt from recorded ops
-            cdf = 0.5 * (1 + _call(Erf, a * SQRT1_2))
+        if isinstance(a, Tensor):  # create_graph: Φ(a) recorded, so that it is differentiated
+            cdf = NormalCdf.apply(a)
         return grad * (cdf + a * array_or_tensor.exp(-0.5 * a * a) * INV_SQRT_2PI)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+class NormalCdf(Function):
+    """Φ(a), the standard normal CDF (see ``_normal_cdf_array``), with derivative the density
+    e^(−a²/2)/√(2π): gelu's backward under create_graph."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return _normal_cdf_array(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad * array_or_tensor.exp(-0.5 * a * a) * INV_SQRT_2PI
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+def _normal_cdf_array(a):
+    """Φ(a) = erfc(−a/√2)/2: in float64 from math.erfc, accurate in the tail below 0 where
+    (1 + erf(a/√2))/2 would cancel to 0; in float32 and float16 from erf_array's vectorised
+    approximation (see its doc), for speed."""
+    if a.dtype in (np.float32, np.float16):
+        return 0.5 * (1 + erf_array(a * SQRT1_2))
+    values = np.fromiter(map(math.erfc, (-SQRT1_2 * a).ravel().tolist()), dtype=np.float64,
+                         count=a.size)
+    return (0.5 * values).reshape(a.shape)
 
 
 class Elu(Function):
@@ -93,13 +113,12 @@ class Elu(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        data = a.data if isinstance(a, Tensor) else a
+        data = _values(a)
         k = self.alpha * self.scale * self.input_scale
-        below = data < 0
-        # Constant parts: scale right of 0 and the left slope k at 0; the curve left of 0.
-        constant = (self.scale * (data > 0) + k * (data == 0)).astype(data.dtype)
-        curve = array_or_tensor.exp(self.input_scale * array_or_tensor.where(below, a, 0.0))
-        return grad * (constant + (k * below).astype(data.dtype) * curve)
+        # k·e^(input_scale·x) up to 0 (the exponent frozen at 0 there, so the second derivative
+        # is 0), scale above 0 and for NaN, as PyTorch's elu_backward.
+        curve = array_or_tensor.exp(self.input_scale * array_or_tensor.where(data < 0, a, 0.0))
+        return select(data <= 0, grad * k * curve, grad * self.scale, a)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
@@ -140,13 +159,13 @@ class Softplus(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        scaled = (a.data if isinstance(a, Tensor) else a) * self.beta
-        # Slope 1 above the threshold, sigmoid(beta·x) below; PyTorch's second derivative is 0
-        # at the threshold itself, so the curve there is a constant.
-        below = scaled < self.threshold
-        at = scaled == self.threshold
-        constant = ((scaled > self.threshold) + at * _sigmoid_array(scaled)).astype(scaled.dtype)
-        return grad * (constant + below * _sigmoid(self.beta * a))
+        scaled = _values(a) * self.beta
+        # Slope 1 above the threshold, sigmoid(beta·x) up to it; PyTorch's second derivative is 0
+        # at the threshold itself, so the slope there is a constant.
+        slope = _call(Sigmoid, self.beta * a)
+        if isinstance(a, Tensor):
+            slope = select(scaled < self.threshold, slope, sigmoid_array(scaled), a)
+        return select(scaled > self.threshold, grad, grad * slope, a)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
@@ -187,7 +206,8 @@ class Hardtanh(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return grad * (_step(a - self.low) * _step(self.high - a))
+        data = _values(a)
+        return masked(~((data <= self.low) | (data >= self.high)), grad, a)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
@@ -206,19 +226,19 @@ def relu6(x):
 
 @exposed("silu", method=False)
 class Silu(Function):
-    """x·sigmoid(x) (also called swish), with derivative σ(x)(1 + x(1 − σ(x)))."""
+    """x·sigmoid(x) (also called swish), with derivative σ(x)(1 + x·σ(−x)): σ(−x) rather than
+    1 − σ(x), which is 0 once σ(x) has rounded to 1, so the second derivative keeps its tail."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
-        return a * _sigmoid_array(a)
+        return a * sigmoid_array(a)
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        s = _sigmoid(a)
-        return grad * s * (1 + a * (1 - s))
+        return grad * _call(Sigmoid, a) * (1 + a * _call(Sigmoid, -a))
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
@@ -237,15 +257,15 @@ class Mish(Function):
     def backward(self, grad):
         (a,) = self.saved_tensors
         t = _call(Tanh, _call(Softplus, a))
-        s = _sigmoid(a)
-        return grad * (t + a * s * (1 - t * t))
+        return grad * (t + a * _call(Sigmoid, a) * (1 - t * t))
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("hardsigmoid", method=False)
 class Hardsigmoid(Function):
-    """relu6(x + 3) / 6: slope 1/6 strictly inside (−3, 3), 0 outside and at the ends."""
+    """relu6(x + 3) / 6: slope 1/6 strictly inside (−3, 3), 0 outside, at the ends and for NaN
+    (PyTorch's rule)."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -256,15 +276,16 @@ class Hardsigmoid(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return grad * (_step(a + 3) * _step(3 - a)) * HARDSIGMOID_SLOPE
+        data = _values(a)
+        return masked((data > -3) & (data < 3), grad, a) * HARDSIGMOID_SLOPE
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("hardswish", method=False)
 class Hardswish(Function):
-    """x·relu6(x + 3) / 6: slope 0 up to −3, x/3 + 1/2 inside (−3, 3), 1 from 3 on (PyTorch's
-    ends), so the second derivative is 1/3 inside and 0 elsewhere."""
+    """x·relu6(x + 3) / 6: slope 0 up to −3, x/3 + 1/2 inside (−3, 3), 1 from 3 on and for NaN
+    (PyTorch's ends), so the second derivative is 1/3 inside and 0 elsewhere."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -275,8 +296,8 @@ class Hardswish(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        inside = _step(a + 3) * _step(3 - a)
-        return grad * (inside * (a / 3 + 0.5) + (1 - _step(3 - a)))
+        data = _values(a)
+        return masked(~(data <= -3), select(data < 3, grad * (a / 3 + 0.5), grad, a), a)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
@@ -307,24 +328,25 @@ class Prelu(Function):
 
     def backward(self, grad):
         a, weight = self.saved_tensors
-        data = a.data if isinstance(a, Tensor) else a
-        slope_at_0 = weight.data if isinstance(weight, Tensor) else weight
-        # Left of 0 the slope is the weight; at 0 it is the weight's value, a constant, since
-        # PyTorch's second derivatives count 0 with the right side.
-        left = (data < 0).astype(data.dtype)
-        at_0 = ((data == 0) * slope_at_0.reshape(self.shape)).astype(data.dtype)
+        data = _values(a)
+        # Left of 0 (and for NaN, as in PyTorch) the slope is the weight; at 0 it is the weight's
+        # value, a constant, since PyTorch's second derivatives count 0 with the right side.
+        left = ~(data >= 0)
+        at_0 = ((data == 0) * _values(weight).reshape(self.shape)).astype(data.dtype)
         need_a, need_weight = self.needs_input_grad
         grad_a = None
         if need_a:
-            grad_a = grad * (_step(a) + left * weight.reshape(self.shape) + at_0)
+            slope = left.astype(data.dtype) * weight.reshape(self.shape) + at_0
+            grad_a = select(data > 0, grad, grad * slope, a)
         grad_weight = None
         if need_weight:
             axes = tuple(i for i in range(grad.ndim) if i != 1 or not self.shape)
-            grad_weight = (grad * a * left).sum(axis=axes).reshape(weight.shape)
+            grad_weight = masked(left, grad * a).sum(axis=axes).reshape(weight.shape)
         return grad_a, grad_weight
 
     def jvp(self, tangent_a, tangent_weight):
         a, weight = self.saved_tensors
-        left = a <= 0
-        w, tw = weight.reshape(self.shape), tangent_weight.reshape(self.shape)
-        return np.where(left, w * tangent_a + tw * a, tangent_a)
+        left = weight.reshape(self.shape) * tangent_a
+        if tangent_weight.any():  # only a moving weight: 0 · a is NaN at a = -inf
+            left = left + tangent_weight.reshape(self.shape) * a
+        return np.where(a >= 0, tangent_a, left)  # PyTorch's forward mode: 0 goes right

@@ -5,7 +5,7 @@ derivative of its own (``clamp`` with tensor bounds is built from ``where``)."""
 import numpy as np
 
 from ..tensor import Tensor
-from .elementwise import clip, where
+from .elementwise import clip, promoted, where
 from .exposed import exposed
 from .shape import BroadcastTo, concatenate, reshape, shape_arg, transpose
 
@@ -29,9 +29,13 @@ def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's keyword names
 
 
 def _clamp_by_tensors(x, low, high):
-    """min(max(x, low), high), with PyTorch's share of the gradient: x gets it where
-    low ≤ x ≤ high; low where x < low < high; high where x > high or high < low; nobody where
-    x < low = high."""
+    """min(max(x, low), high), in PyTorch's result dtype (see ``promoted``), with PyTorch's
+    share of the gradient: x gets it where low ≤ x ≤ high; low where x < low < high; high where
+    x > high or high < low; nobody where x < low = high."""
+    given = [bound for bound in (low, high) if bound is not None]
+    x, *given = promoted(x, *given)
+    low = given.pop(0) if low is not None else None
+    high = given.pop(0) if high is not None else None
     data = _array(x)
     lo = None if low is None else _array(low)
     hi = None if high is None else _array(high)
@@ -44,9 +48,11 @@ def _clamp_by_tensors(x, low, high):
     else:
         takes_low = data < lo if hi is None else (data < lo) & (lo < hi)
     takes_high = ~ones if hi is None else (data > hi) | (False if lo is None else hi < lo)
-    # The value where no operand is the result (x < low = high, or NaN): a constant.
-    out = where(takes_high, high if high is not None else 0.0, value)
-    out = where(takes_low, low if low is not None else 0.0, out)
+    # The value where no operand is the result (x < low = high, or NaN): a constant. An absent
+    # bound's placeholder is a zero of x's dtype (a number would be float64 beside 0-d arrays).
+    zero = np.zeros((), dtype=data.dtype)
+    out = where(takes_high, high if high is not None else zero, value)
+    out = where(takes_low, low if low is not None else zero, out)
     return where(inside, x, out)
 
 

@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..function import Function
+from ..tensor import Tensor
 from . import array_or_tensor
 from .exposed import exposed
 
@@ -113,8 +114,10 @@ class Neg(Function):
 
 @exposed("pow")
 class Pow(Function):
-    """``a ** b``, elementwise: d/da = b a^(b-1), d/db = a^b ln a (needs a > 0). A number
-    exponent is a constant operand, so only d/da is computed."""
+    """``a ** b``, elementwise: d/da = b a^(b-1), d/db = a^b ln a, with PyTorch's rules where these
+    are 0 times infinity: d/da is 0 where b = 0 (so a second derivative of x**1 at 0 is 0), and
+    d/db is 0 where a = 0 and b ≥ 0. A number exponent is a constant operand, so only d/da is
+    computed."""
 
     __slots__ = ()
     promotes_zero_dim = True
@@ -128,13 +131,39 @@ class Pow(Function):
     def backward(self, grad):
         a, b, out = self.saved_tensors
         need_a, need_b = self.needs_input_grad
-        grad_a = grad * b * a ** (b - 1) if need_a else None
-        grad_b = grad * out * array_or_tensor.log(a) if need_b else None
-        return grad_a, grad_b
+        return (_by_base(grad, a, b) if need_a else None,
+                _by_exponent(grad, a, b, out) if need_b else None)
 
     def jvp(self, tangent_a, tangent_b):
+        # Only the operands that move: d/db needs log a, NaN for a < 0, and d/da is NaN where
+        # a^(b-1) overflows (2.0 ** x at x = 1000 in float32).
         a, b, out = self.saved_tensors
-        tangent = tangent_a * b * a ** (b - 1)
-        if tangent_b.any():  # d/db needs log a, which is NaN for a < 0: only when b moves
-            tangent = tangent + tangent_b * out * np.log(a)
+        tangent = _by_base(tangent_a, a, b) if tangent_a.any() else 0
+        if tangent_b.any():
+            tangent = tangent + _by_exponent(tangent_b, a, b, out)
         return tangent
+
+
+def _by_base(grad, a, b):
+    """grad · b a^(b-1), and 0 where b = 0 (PyTorch's pow_backward_self). There the power is
+    taken at exponent 1 - 1 = 0 instead of -1, so that a derivative of this, which passes the
+    dropped branch a zero, does not meet 0 · ∞ at a = 0."""
+    flat = _values(b) == 0
+    if not flat.any():
+        return grad * b * a ** (b - 1)
+    safe = array_or_tensor.where(flat, 1.0, b)
+    return array_or_tensor.where(flat, 0.0, grad * b * a ** (safe - 1))
+
+
+def _by_exponent(grad, a, b, out):
+    """grad · a^b ln a, the log's factor 0 where a = 0 and b ≥ 0 (PyTorch's
+    pow_backward_exponent); there the log is taken of 1 instead, for the reason of ``_by_base``."""
+    flat = (_values(a) == 0) & (_values(b) >= 0)
+    if not flat.any():
+        return grad * (out * array_or_tensor.log(a))
+    safe = array_or_tensor.where(flat, 1.0, a)
+    return grad * array_or_tensor.where(flat, 0.0, out * array_or_tensor.log(safe))
+
+
+def _values(x):
+    return x.data if isinstance(x, Tensor) else x

@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 from ..function import Function
-from ..tensor import Tensor
+from ..tensor import Tensor, as_tensor
 from . import array_or_tensor
 from .exposed import exposed
 
@@ -80,7 +80,7 @@ class Square(Function):
 
 @exposed("abs")
 class Abs(Function):
-    """|a|, with derivative sign(a): 0 at 0."""
+    """|a|, with derivative sign(a): 0 at 0, and for NaN (PyTorch's sign)."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -91,21 +91,22 @@ class Abs(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return grad * array_or_tensor.sign(a)
+        return grad * call(Sign, a)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("sign")
 class Sign(Function):
-    """-1, 0 or 1 by the sign of a. Piecewise constant, so its derivative is 0 (PyTorch's rule):
-    it is recorded, and a gradient through it is zeros rather than an error."""
+    """-1, 0 or 1 by the sign of a, and 0 for NaN (PyTorch's value; NumPy's sign gives NaN).
+    Piecewise constant, so its derivative is 0 (PyTorch's rule): it is recorded, and a gradient
+    through it is zeros rather than an error."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
 
     def forward(self, a):
-        return np.sign(a)
+        return np.nan_to_num(np.sign(a, out=np.empty(a.shape, a.dtype)), copy=False)
 
     def backward(self, grad):
         return np.zeros(grad.shape, dtype=grad.dtype)
@@ -157,33 +158,39 @@ class Tanh(Function):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return grad - grad * out * out  # grad * (1 - out²), without NumPy's slower scalar path
+        return grad * (1 - out * out)  # as PyTorch: an infinite gradient stays infinite
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("sigmoid")
 class Sigmoid(Function):
-    """1 / (1 + e^-a), computed as (1 + tanh(a/2)) / 2 so it never overflows."""
+    """1 / (1 + e^-a), accurate in both tails (see ``sigmoid_array``), with derivative
+    σ(a)·σ(−a): written so rather than σ(1 − σ), which is 0 once σ has rounded to 1, so that the
+    derivative, and those of silu, softplus, mish and gelu built on it, keep their tails."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
 
     def forward(self, a):
-        out = 0.5 * (1 + np.tanh(0.5 * a))
-        self.save_for_backward(out)
-        return out
+        e = np.exp(-np.abs(a))  # as sigmoid_array, keeping e for the backward
+        self.save_for_backward(a, e)
+        return np.maximum(e, a >= 0) / (1 + e)
 
     def backward(self, grad):
-        (out,) = self.saved_tensors
-        return grad * out * (1 - out)
+        a, e = self.saved_tensors
+        if isinstance(a, Tensor):  # create_graph: recorded
+            return grad * Sigmoid.apply(a) * Sigmoid.apply(-a)
+        total = 1 + e  # σ(a) and σ(−a) from the saved e, as forward computes them
+        return grad * (np.maximum(e, a >= 0) / total) * (np.maximum(e, a <= 0) / total)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("relu")
 class Relu(Function):
-    """max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0)."""
+    """max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0); a NaN input passes the
+    gradient on, as in PyTorch."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -195,7 +202,8 @@ class Relu(Function):
 
     def backward(self, grad):
         (out,) = self.saved_tensors
-        return grad * array_or_tensor.positive(out)
+        keep = (out.data if isinstance(out, Tensor) else out) != 0  # out is 0 where a ≤ 0
+        return masked(keep, grad, out)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
@@ -214,14 +222,14 @@ class LeakyRelu(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        slope = self.negative_slope
-        return grad * (slope + (1 - slope) * array_or_tensor.positive(a))
+        return select(_data(a) > 0, grad, grad * self.negative_slope, a)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 class Clip(Function):
-    """a limited to [low, high]; the gradient passes only where a is inside."""
+    """a limited to [low, high]; the gradient passes only where a is inside, ends included (and
+    not for NaN), as in PyTorch."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -233,58 +241,51 @@ class Clip(Function):
 
     def backward(self, grad):
         (inside,) = self.saved_tensors
-        return grad * inside
+        return masked(_data(inside), grad)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-@exposed("maximum")
-class Maximum(Function):
-    """Elementwise max(a, b); where they tie, each gets half the gradient."""
+class _Extremum(Function):
+    """Maximum's and Minimum's derivative, PyTorch's: the gradient, halved where a and b tie, goes
+    to each operand except where the other one wins, so where one is NaN (and so the result)
+    both get all of it. ``forward`` saves the masks (a loses, b loses, they tie)."""
 
     __slots__ = ()
     promotes_zero_dim = True
     backward_runs_on_arrays = True
 
-    def forward(self, a, b):
-        out = np.maximum(a, b)
-        self.save_for_backward(_share(a > b, a == b, out.dtype))
-        return out
-
     def backward(self, grad):
-        (weight_a,) = self.saved_tensors
-        return grad * weight_a, grad * (1 - weight_a)
+        a_loses, b_loses, ties = (_data(mask) for mask in self.saved_tensors)
+        if ties.any():
+            grad = array_or_tensor.where(ties, grad * 0.5, grad)
+        return masked(~a_loses, grad), masked(~b_loses, grad)
 
     def jvp(self, tangent_a, tangent_b):
-        (weight_a,) = self.saved_tensors
-        return tangent_a * weight_a + tangent_b * (1 - weight_a)
+        _, b_loses, ties = self.saved_tensors
+        return tangent_b + np.where(ties, 0.5, b_loses) * (tangent_a - tangent_b)
+
+
+@exposed("maximum")
+class Maximum(_Extremum):
+    """Elementwise max(a, b) (NaN if either is); the gradient as ``_Extremum`` says."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        self.save_for_backward(a < b, a > b, a == b)
+        return np.maximum(a, b)
 
 
 @exposed("minimum")
-class Minimum(Function):
-    """Elementwise min(a, b); where they tie, each gets half the gradient."""
+class Minimum(_Extremum):
+    """Elementwise min(a, b) (NaN if either is); the gradient as ``_Extremum`` says."""
 
     __slots__ = ()
-    promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
-        out = np.minimum(a, b)
-        self.save_for_backward(_share(a < b, a == b, out.dtype))
-        return out
-
-    def backward(self, grad):
-        (weight_a,) = self.saved_tensors
-        return grad * weight_a, grad * (1 - weight_a)
-
-    def jvp(self, tangent_a, tangent_b):
-        (weight_a,) = self.saved_tensors
-        return tangent_a * weight_a + tangent_b * (1 - weight_a)
-
-
-def _share(wins, ties, dtype):
-    """The share of the gradient that goes to the first operand: 1, 1/2 on ties, else 0."""
-    return (wins + 0.5 * ties).astype(dtype)
+        self.save_for_backward(a > b, a < b, a == b)
+        return np.minimum(a, b)
 
 
 class Cast(Function):
@@ -298,8 +299,8 @@ class Cast(Function):
         self.dtype = a.dtype
         return a.astype(dtype)
 
-    def backward(self, grad):
-        return grad.astype(self.dtype) if isinstance(grad, np.ndarray) else grad.to(self.dtype)
+    def backward(self, grad):  # a 0-d gradient may be a NumPy scalar: test for a Tensor
+        return grad.to(self.dtype) if isinstance(grad, Tensor) else grad.astype(self.dtype)
 
     def jvp(self, tangent):
         return tangent  # the engine gives every tangent its output's dtype
@@ -325,6 +326,69 @@ class Where(Function):
     def jvp(self, tangent_x, tangent_y):
         (condition,) = self.saved_tensors
         return np.where(condition, tangent_x, tangent_y)
+
+
+class Select(Function):
+    """x where keep holds, else y: a backward's branch on the values of ``source`` (relu's out > 0,
+    ...) under create_graph (see ``select``). ``source`` is an operand with derivative 0, so the
+    result stays connected to it and a second derivative through the branch is 0, as PyTorch's
+    threshold_backward and its kin give, rather than an error."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, x, y, source, keep):
+        self.save_for_backward(keep)
+        return np.where(keep, x, y)
+
+    def backward(self, grad):
+        keep = _data(self.saved_tensors[0])
+        need_x, need_y, need_source = self.needs_input_grad
+        return (masked(keep, grad) if need_x else None,
+                masked(~keep, grad) if need_y else None,
+                np.zeros(grad.shape, dtype=grad.dtype) if need_source else None)
+
+    def jvp(self, tangent_x, tangent_y, tangent_source):
+        (keep,) = self.saved_tensors
+        return np.where(keep, tangent_x, tangent_y)
+
+
+def select(keep, x, y, source=None):
+    """x where the bool array ``keep`` holds, else y, for a backward that branches on its input's
+    values: np.where on arrays; on Tensors recorded, as ``Select`` connected to ``source`` when
+    given (PyTorch's backward functions that take the input), else as ``where``."""
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        return np.where(keep, x, y)
+    if isinstance(source, Tensor):
+        return Select.apply(x, y, source, keep=keep)
+    return where(keep, x, y)
+
+
+def masked(keep, grad, source=None):
+    """grad where the bool array ``keep`` holds, else 0: a gradient through a mask. A select, not
+    grad·keep, so an infinite or NaN gradient where keep fails gives 0 (inf·0 is NaN), as in
+    PyTorch. On a large array it ANDs grad's bits with all ones or all zeros, as fast as the
+    product (np.where is several times slower on an unpredictable mask); on a small one it is
+    np.where, which costs less to call; on Tensors it is ``select``."""
+    if type(grad) is np.ndarray and grad.size > 256 and np.shape(keep) == grad.shape:
+        bits = _SAME_SIZE_INTEGER[grad.dtype.itemsize]
+        selected = keep.astype(bits)  # 1 or 0, then all ones or all zeros; in place from here
+        np.negative(selected, out=selected)
+        return np.bitwise_and(grad.view(bits), selected, out=selected).view(grad.dtype)
+    if isinstance(grad, Tensor):
+        return select(keep, grad, 0.0, source)
+    return np.where(keep, grad, 0)
+
+
+_SAME_SIZE_INTEGER = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def sigmoid_array(a):
+    """1 / (1 + e^-a) on an array, accurate in both tails and without overflow: with e = e^-|a|,
+    1 / (1 + e) for a ≥ 0 and e / (1 + e) below (the numerator max(e, a ≥ 0) is 1 or e, and NaN
+    for NaN, without np.where's cost)."""
+    e = np.exp(-np.abs(a))
+    return np.maximum(e, a >= 0) / (1 + e)
 
 
 @exposed("clip")
@@ -461,7 +525,8 @@ class Asinh(Function):
 
 @exposed("acosh")
 class Acosh(Function):
-    """acosh(a) for a ≥ 1, with derivative 1 / √(a² − 1)."""
+    """acosh(a) for a ≥ 1, with derivative 1/√(a − 1) · 1/√(a + 1): a − 1 is exact near 1, where
+    a² − 1 would lose digits, and the second derivative at 1 is −inf, not inf − inf."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -472,14 +537,16 @@ class Acosh(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return grad * call(Rsqrt, a * a - 1)
+        return grad * call(Rsqrt, a - 1) * call(Rsqrt, a + 1)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
 @exposed("atanh")
 class Atanh(Function):
-    """atanh(a) for |a| < 1, with derivative 1 / (1 − a²)."""
+    """atanh(a) for |a| < 1, with derivative 1 / (1 − a²) = ½(1/(1 − a) + 1/(1 + a)): two positive
+    terms with exact denominators near ±1, where 1 − a² would lose digits, and the second
+    derivative at ±1 is ±inf, not inf − inf."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -490,7 +557,7 @@ class Atanh(Function):
 
     def backward(self, grad):
         (a,) = self.saved_tensors
-        return grad / (1 - a * a)
+        return 0.5 * (grad / (1 - a) + grad / (1 + a))
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
@@ -588,19 +655,19 @@ class Log1p(Function):
 
 @exposed("expm1")
 class Expm1(Function):
-    """e^a − 1, accurate for tiny a, with derivative e^a (the output plus 1)."""
+    """e^a − 1, accurate for tiny a, with derivative e^a: computed from a, since the output plus 1
+    loses the digits of e^a for a below 0 (all of them once the output rounds to −1)."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
 
     def forward(self, a):
-        out = np.expm1(a)
-        self.save_for_backward(out)
-        return out
+        self.save_for_backward(a)
+        return np.expm1(a)
 
     def backward(self, grad):
-        (out,) = self.saved_tensors
-        return grad * (out + 1)
+        (a,) = self.saved_tensors
+        return grad * array_or_tensor.exp(a)
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
@@ -643,7 +710,6 @@ class Reciprocal(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-@exposed("lerp")
 class Lerp(Function):
     """a + weight·(end − a), elementwise with broadcasting; weight may be a number or a tensor.
     Computed as PyTorch does: from the nearer end (end − (end − a)(1 − weight) once
@@ -667,6 +733,31 @@ class Lerp(Function):
     def jvp(self, tangent_a, tangent_end, tangent_weight):
         a, end, weight = self.saved_tensors
         return tangent_a * (1 - weight) + tangent_end * weight + tangent_weight * (end - a)
+
+
+@exposed("lerp")
+def lerp(a, end, weight):
+    """a + weight·(end − a) (see ``Lerp``), in PyTorch's result dtype (see ``promoted``)."""
+    return Lerp.apply(*promoted(a, end, weight))
+
+
+_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def promoted(*operands):
+    """The operands as Tensors of PyTorch's result dtype: the dimensioned ones decide it, and a 0-d
+    one raises it only from a higher category (bool < integer < floating), so a float32 tensor
+    with a float64 0-d one stays float32 where NumPy would give float64; numbers take the
+    tensors' dtype. Each cast is recorded (``to``): its gradient goes back in its own dtype."""
+    tensors = [x if isinstance(x, Tensor) else as_tensor(x, like=operands) for x in operands]
+    shaped = [t.dtype for t in tensors if t.ndim]
+    scalars = [t.dtype for t in tensors if not t.ndim]
+    dtype = np.result_type(*shaped) if shaped else np.result_type(*scalars)
+    if shaped and scalars:
+        scalar = np.result_type(*scalars)
+        if _CATEGORY.get(scalar.kind, 4) > _CATEGORY.get(dtype.kind, 4):
+            dtype = np.result_type(dtype, scalar)
+    return [t if t.dtype == dtype else t.to(dtype) for t in tensors]
 
 
 @exposed("atan2")
@@ -742,6 +833,25 @@ class Trunc(_PiecewiseConstant):
 
     def forward(self, a):
         return np.trunc(a) if a.dtype.kind == "f" else a.copy()
+
+
+@exposed("round")
+class Round(_PiecewiseConstant):
+    """a rounded to ``decimals`` decimal places (0: whole numbers; negative: tens, hundreds, …),
+    halves to even, as PyTorch computes it in a's dtype: rint(a·10^d) / 10^d, or rint(a / 10^-d)
+    · 10^-d for negative d (float16 through float32). Integers pass unchanged; derivative 0."""
+
+    __slots__ = ()
+
+    def forward(self, a, decimals=0):
+        if a.dtype.kind != "f":
+            return a.copy()
+        work = a.astype(np.float32) if a.dtype == np.float16 else a
+        if decimals == 0:
+            return np.rint(a)
+        scale = np.asarray(10.0 ** abs(decimals), dtype=work.dtype)
+        out = np.rint(work / scale) * scale if decimals < 0 else np.rint(work * scale) / scale
+        return out.astype(a.dtype, copy=False)
 
 
 @exposed("clone")
