@@ -65,12 +65,14 @@ def spec_of(at: AppTest) -> GraphSpec:
 
 @dataclass(frozen=True)
 class Drawing:
-    """The drawing on a page, as pages/ui/drawing.py sends it: one SVG per layout, widest first."""
+    """The drawing on a page, as pages/ui/drawing.py sends it: one SVG per (rankdir, compact)
+    drawing, full drawings first, for the browser to pick the one that fits its screen best."""
 
-    layouts: tuple[str, ...]
-    svg: str  # the first layout's
+    layouts: tuple[str, ...]  # the rankdirs of the full drawings (the compact ones if none)
+    svg: str  # the first drawing's
     selected: str | None
     clickable: bool
+    variants: tuple[tuple[str, bool], ...] = ()  # (rankdir, compact) of every drawing sent
 
     def _nodes(self) -> dict[str, ET.Element]:
         return {g.findtext(f"{SVG}title"): g for g in ET.fromstring(self.svg).iter(f"{SVG}g")
@@ -104,8 +106,10 @@ def drawing_of(at: AppTest) -> Drawing:
     drawings = at.get("bidi_component")
     assert len(drawings) == 1, f"expected one drawing, found {len(drawings)}"
     data = json.loads(drawings[0].proto.json)
-    return Drawing(tuple(d["rankdir"] for d in data["drawings"]), data["drawings"][0]["svg"],
-                   data["selected"], data["clickable"])
+    full = [d for d in data["drawings"] if not d["compact"]] or data["drawings"]
+    return Drawing(tuple(d["rankdir"] for d in full), data["drawings"][0]["svg"],
+                   data["selected"], data["clickable"],
+                   tuple((d["rankdir"], d["compact"]) for d in data["drawings"]))
 
 
 def errors_of(at: AppTest) -> list[str]:

@@ -182,12 +182,14 @@ def test_a_too_large_epsilon_fails_the_check_with_truncation_error():
     assert "differ from the finite-difference estimate" in at.error[0].value
 
 
-def test_auto_layout_sends_small_graphs_across_and_down_and_large_ones_down():
+def test_auto_layout_sends_both_directions_full_then_compact_for_the_browser_to_fit():
     mlp = share.encode(presets.get("mlp").spec)
     small = run(new_app(page=GRAPH))
     assert drawing_of(small).layouts == ("LR", "TB")  # the browser keeps the one that fits
-    large = run(new_app(query={"graph": mlp}, page=GRAPH))
-    assert drawing_of(large).layouts == ("TB",)
+    assert drawing_of(small).variants == (("LR", False), ("TB", False), ("LR", True),
+                                          ("TB", True))
+    large = run(new_app(query={"graph": mlp}, page=GRAPH))  # across may fit a wide screen
+    assert drawing_of(large).layouts == ("LR", "TB")
     chosen = run(new_app(query={"graph": mlp, "dir": "LR"}, page=GRAPH))
     assert drawing_of(chosen).layouts == ("LR",)
 
