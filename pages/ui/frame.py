@@ -36,7 +36,10 @@ PAGES = (  # (file in PAGE_DIR, title, icon); the first one is the default page 
     ("gradient_check.py", "Gradient check", ":material/rule:"),
     ("backprop.py", "Step through", ":material/timeline:"),
     ("train.py", "Train", ":material/model_training:"),
+    ("classroom.py", "Live class", ":material/co_present:"),
 )
+URL_PATHS = {"classroom.py": "class"}
+"""Pages whose address is not their file's name (the others: build is "/", graph "/graph")."""
 
 _IN_FRAME: ContextVar[bool] = ContextVar("autograd_playground_in_frame", default=False)
 
@@ -44,7 +47,8 @@ _IN_FRAME: ContextVar[bool] = ContextVar("autograd_playground_in_frame", default
 def page(file: str) -> st.Page:
     """The page of `file` (one of PAGES), as `st.navigation` and `st.page_link` take it."""
     i, title, icon = next((i, t, c) for i, (f, t, c) in enumerate(PAGES) if f == file)
-    return st.Page(PAGE_DIR / file, title=title, icon=icon, default=i == 0)
+    return st.Page(PAGE_DIR / file, title=title, icon=icon, default=i == 0,
+                   url_path=URL_PATHS.get(file))
 
 
 def navigation() -> st.Page:

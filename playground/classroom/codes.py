@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import re
 import secrets
 import unicodedata
@@ -81,3 +82,19 @@ def normalise_nickname(text: object) -> str | None:
     if not re.fullmatch(_NICKNAME, name):
         raise Refused("a nickname has letters, digits, spaces and - _ . ' only")
     return name
+
+
+def client_address(peer: object, forwarded_for: object) -> str:
+    """The address the rate limits count for a request: the peer's, or, when the peer is a proxy
+    on this machine (deploy/serve.sh's nginx), the last address it added to X-Forwarded-For
+    (the earlier ones are whatever the browser claimed)."""
+    peer_text = peer if isinstance(peer, str) and peer else "unknown"
+    try:
+        local = ipaddress.ip_address(peer_text).is_loopback
+    except ValueError:
+        local = False
+    if local and isinstance(forwarded_for, str) and forwarded_for.strip():
+        last = forwarded_for.split(",")[-1].strip()[:64]
+        if last:
+            return last
+    return peer_text

@@ -158,3 +158,28 @@ def test_the_csv_never_starts_a_formula():
     assert safe_cell("-3.5") == "-3.5" and safe_cell("@x") == "'@x" and safe_cell("ok") == "ok"
     text = to_csv([(0, "=1+1", 1, "+me", "a", "-2", False, 0)])
     assert text.splitlines()[1] == "1,'=1+1,1,'+me,a,-2,no,1970-01-01 00:00:00"
+
+
+def test_the_rate_limits_count_the_browsers_address_behind_the_apps_own_proxy():
+    assert codes.client_address("203.0.113.7", None) == "203.0.113.7"
+    assert codes.client_address("127.0.0.1", "198.51.100.1, 203.0.113.9") == "203.0.113.9"
+    assert codes.client_address("203.0.113.7", "10.0.0.1") == "203.0.113.7"  # not our proxy
+    assert codes.client_address(None, None) == "unknown"
+
+
+def test_the_join_link_makes_a_qr_code():
+    from playground.classroom.qr import qr_png
+
+    png = qr_png("https://class.example/class?join=K7M2QX")
+    assert png.startswith(b"\x89PNG") and len(png) > 300
+
+
+def test_the_projectors_chart_marks_the_right_answer_in_large_type():
+    from pages.ui import classroom_chart
+
+    key = lesson.read_key(lesson.read_link(exercise_link()).answer_key)
+    node = summarise(key, [_row(1, "a", "4", True), _row(2, "a", "2", False)], 2).nodes[0]
+    data = classroom_chart.frame(node)
+    assert list(data["label"]) == ["1", "✔ 1"] or list(data["label"]) == ["✔ 1", "1"]
+    spec = classroom_chart.answers_chart(node).to_dict()
+    assert spec["layer"][0]["encoding"]["x"]["axis"]["labelFontSize"] >= 20

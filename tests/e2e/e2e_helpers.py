@@ -15,7 +15,8 @@ try:
 except ImportError:  # the `browser` fixture reports it: a skip there, a failure in CI
     expect = None
 
-PAGE_TITLES = ("Build", "Graph", "Gradients", "Gradient check", "Step through", "Train")
+PAGE_TITLES = ("Build", "Graph", "Gradients", "Gradient check", "Step through", "Train",
+               "Live class")
 """The sidebar's navigation, in order: the app's pages and nothing else."""
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 """Where the README's screenshots live."""

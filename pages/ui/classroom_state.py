@@ -1,0 +1,128 @@
+"""The Live class page's state: the server's Classroom, this session's role (a teacher's key or
+a student's pass, kept in plain session state), the links the page hands out, and loading a
+lesson step into this session's graph, so every page of the app shows it.
+
+The teacher key arrives once through the private teacher link (``?room=CODE&key=...``) and is
+taken out of the address bar at once, so a projector never shows it; a student's pass stays in
+the address (``?join=CODE&me=...``) so that a phone that reloads the tab is the same student.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from pages.ui import keys
+from pages.ui import session as state
+from playground import exercises
+from playground.classroom import Classroom, ClassroomError, StudentPass, TeacherPass, codes, lesson
+
+TEACHER = keys.STATE + "class_teacher"  # TeacherPass of the room this session teaches
+STUDENT = keys.STATE + "class_student"  # StudentPass of the room this session joined
+LOADED = keys.STATE + "class_loaded"  # (step id, revealed) last loaded into the graph
+SEEN = keys.STATE + "class_seen"  # the room's version the page last drew
+ANSWER_ERRORS = keys.STATE + "class_answer_errors"  # hidden number -> why its answer was refused
+MESSAGE = keys.STATE + "class_message"  # (level, text) of the last action, shown once
+
+ROOM_PARAM, KEY_PARAM, JOIN_PARAM, PASS_PARAM = "room", "key", "join", "me"
+PAGE_PATH = "class"
+FOLLOW_SECONDS = 1.0
+"""How often a follower asks the database whether the teacher moved (a tiny indexed read)."""
+
+
+@st.cache_resource(show_spinner=False)
+def classroom() -> Classroom:
+    """The process's one Classroom (its engine's connection pool is shared by every session;
+    the object keeps nothing else): the database is migrated when the first session opens it."""
+    return Classroom.open()
+
+
+def client() -> str:
+    """This browser's address, for the rate limits (through deploy/serve.sh's nginx too)."""
+    headers = st.context.headers or {}
+    return codes.client_address(st.context.ip_address, headers.get("X-Forwarded-For"))
+
+
+def teacher() -> TeacherPass | None:
+    return st.session_state.get(TEACHER)
+
+
+def student() -> StudentPass | None:
+    return st.session_state.get(STUDENT)
+
+
+def say(level: str, text: str) -> None:
+    st.session_state[MESSAGE] = (level, text)
+
+
+def read_url() -> None:
+    """A teacher link gives this session the room (and leaves the address bar without the key);
+    a student link with a pass gives it that student back."""
+    params = st.query_params
+    code, key = params.get(ROOM_PARAM), params.get(KEY_PARAM)
+    if code and key:
+        try:
+            room = classroom().room_state(code, key)
+        except ClassroomError as err:
+            say("error", f"This teacher link does not open a class: {err}")
+        else:
+            st.session_state[TEACHER] = TeacherPass(room.code, key, room.expires_ms)
+        del params[KEY_PARAM]
+        del params[ROOM_PARAM]
+    code, token = params.get(JOIN_PARAM), params.get(PASS_PARAM)
+    if code and token and student() is None:
+        try:
+            view = classroom().student_view(code, token)
+        except ClassroomError:  # a stale pass (the room ended): join again
+            del params[PASS_PARAM]
+        else:
+            st.session_state[STUDENT] = StudentPass(view.code, token, view.number,
+                                                    view.nickname)
+
+
+def page_url() -> str:
+    """This page's address (without a query)."""
+    here = (st.context.url or "").split("?")[0].rstrip("/")
+    return here if here.endswith("/" + PAGE_PATH) else f"{here}/{PAGE_PATH}"
+
+
+def student_link(code: str) -> str:
+    return f"{page_url()}?{urlencode({JOIN_PARAM: code})}"
+
+
+def teacher_link(room: TeacherPass) -> str:
+    return f"{page_url()}?{urlencode({ROOM_PARAM: room.code, KEY_PARAM: room.key})}"
+
+
+def current_view_link(page: str) -> str:
+    """The link of this session's graph, view and exercise on ``page`` (a url path of
+    ``lesson.PAGES``), as the sidebar's Share control writes it."""
+    return f"{page}?{urlencode(state.share_query(), safe=':,')}"
+
+
+def train_link() -> str | None:
+    """The link of this session's Train settings, if it has visited the Train page."""
+    settings = st.session_state.get(keys.TRAIN_SETTINGS)
+    if settings is None:
+        return None
+    query = urlencode(settings.to_query(), safe=",")
+    return "train" + (f"?{query}" if query else "")
+
+
+def load_step(page: str, query: str, revealed: bool) -> lesson.StepContent:
+    """Make a step this session's graph, view and exercise (what its link would open); a revealed
+    exercise opens the pages that would show its answers."""
+    content = lesson.open_step(page, query)
+    if content.spec is not None:
+        if state.spec() != content.spec:
+            st.session_state[keys.HISTORY] = state.history().push(content.spec)
+        st.session_state[keys.OPTIONS] = content.options
+        state.set_exercise(content.exercise)
+        if content.exercise is not None:
+            st.session_state[keys.STEP_MODE] = exercises.MODE_OF[content.exercise.quantity]
+            if content.exercise.wrt is not None:
+                st.session_state[keys.STEP_WRT] = (content.exercise.wrt, 0)
+            if revealed:
+                st.session_state[keys.EXERCISE_REVEALED] = content.exercise.nodes
+    return content

@@ -1,0 +1,196 @@
+"""The Live class page for a student (follow the teacher's step, answer its hidden numbers) and
+for a visitor (join a class, or open one as its teacher).
+
+Following is a fragment on a one-second timer that asks the database for the room's version
+(`Classroom.beat`): when the teacher has moved, it reruns the whole page, which loads the new
+step into this session's graph and draws it.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.ui import cached, drawing, frame, keys
+from pages.ui import classroom_state as cs
+from pages.ui import session as state
+from playground import exercises, limits
+from playground.classroom import ClassroomError, StudentPass, StudentView, TeacherPass, lesson
+from playground.errors import as_markdown
+
+W = keys.WIDGET + "class_"
+JOIN_CODE, NICKNAME, JOIN, OPEN_ROOM = W + "join_code", W + "nickname", W + "join", W + "open"
+SUBMIT, LEAVE = W + "submit", W + "leave"
+
+
+def answer_key(step_id: int, node: str) -> str:
+    """The text box of a student's answer to ``node`` of step ``step_id``."""
+    return f"{W}answer_{step_id}_{node}"
+
+
+# --- a visitor: join, or open a room ---------------------------------------------------------
+
+
+def landing() -> None:
+    join_col, teach_col = st.columns(2, gap="large")
+    with join_col:
+        st.subheader("Join a class", divider="gray")
+        code = st.query_params.get(cs.JOIN_PARAM)
+        if code and JOIN_CODE not in st.session_state:
+            st.session_state[JOIN_CODE] = code[:12]
+        with st.form(W + "join_form", border=False):
+            st.text_input("Join code", key=JOIN_CODE, max_chars=12, placeholder="K7M2QX",
+                          help="Six letters and digits; your teacher shows them.")
+            st.text_input("Nickname (optional)", key=NICKNAME,
+                          max_chars=limits.MAX_NICKNAME_CHARS,
+                          help="Only your teacher sees it. Leave it empty to stay anonymous.")
+            st.form_submit_button("Join", type="primary", icon=":material/login:",
+                                  on_click=_join)
+    with teach_col:
+        st.subheader("Teach a class", divider="gray")
+        st.markdown("Open a room: the class joins with its code or QR code, you add the steps "
+                    "of your lesson (graphs, exercises, Train settings) and move through them; "
+                    "every student's screen follows, and you see who understood.")
+        st.button("Open a room", icon=":material/co_present:", key=OPEN_ROOM, on_click=_open)
+
+
+def _join() -> None:
+    try:
+        joined = cs.classroom().join(st.session_state.get(JOIN_CODE),
+                                     st.session_state.get(NICKNAME) or None, cs.client())
+    except ClassroomError as err:
+        cs.say("error", str(err))
+        return
+    st.session_state[cs.STUDENT] = joined
+    st.session_state[cs.LOADED] = None
+    st.query_params[cs.JOIN_PARAM] = joined.code
+    st.query_params[cs.PASS_PARAM] = joined.token
+
+
+def _open() -> None:
+    try:
+        room = cs.classroom().create_room(cs.client())
+    except ClassroomError as err:
+        cs.say("error", str(err))
+        return
+    st.session_state[cs.TEACHER] = TeacherPass(room.code, room.key, room.expires_ms)
+
+
+# --- a student -----------------------------------------------------------------------------------
+
+
+def render(me: StudentPass) -> None:
+    try:
+        view = cs.classroom().student_view(me.code, me.token)
+    except ClassroomError as err:
+        st.error(as_markdown(str(err)), icon=":material/error:")
+        st.button("Join another class", key=LEAVE, on_click=_leave)
+        return
+    st.session_state[cs.SEEN] = view.version
+    _follow(me)
+    loaded = (view.step.id, view.step.revealed) if view.step else None
+    if view.step is not None and st.session_state.get(cs.LOADED) != loaded:
+        try:
+            cs.load_step(view.step.page, view.step.query, view.step.revealed)
+        except ClassroomError as err:
+            st.error(as_markdown(str(err)), icon=":material/error:")
+            return
+        st.session_state[cs.LOADED] = loaded
+        st.session_state[cs.ANSWER_ERRORS] = {}
+        st.rerun()  # the frame (sidebar, URL) draws the new graph too
+    st.caption(f"You are **{as_markdown(view.name)}** in class **{view.code}**. This screen "
+               "follows your teacher.")
+    if view.step is None:
+        st.info("Waiting for your teacher to start the lesson…", icon=":material/hourglass:")
+        return
+    st.subheader(f"Step {view.step.position + 1} of {view.count}: "
+                 f"{as_markdown(view.step.title)}", divider="gray")
+    if view.step.page == "train":
+        st.link_button("Open the Train page with these settings",
+                       f"{cs.page_url().rsplit('/', 1)[0]}/{view.step.target}",
+                       icon=":material/model_training:")
+        return
+    if view.labels:
+        _exercise(me, view)
+    else:
+        drawing.drawing(state.spec_json())
+        file = {"": "build.py", "backprop": "backprop.py"}.get(view.step.page,
+                                                               f"{view.step.page}.py")
+        st.page_link(frame.page(file), label=f"Open it on {lesson.PAGES[view.step.page]}",
+                     icon=":material/open_in_new:")
+
+
+def _leave() -> None:
+    st.session_state.pop(cs.STUDENT, None)
+    for param in (cs.PASS_PARAM, cs.JOIN_PARAM):
+        if param in st.query_params:
+            del st.query_params[param]
+
+
+def _follow(me: StudentPass) -> None:
+    @st.fragment(run_every=cs.FOLLOW_SECONDS)
+    def follow() -> None:
+        try:
+            beat = cs.classroom().beat(me.code, me.token)
+        except ClassroomError:
+            st.rerun()  # the room ended: the whole page says so
+        if beat.version != st.session_state.get(cs.SEEN):
+            st.rerun()
+
+    follow()
+
+
+def _exercise(me: StudentPass, view: StudentView) -> None:
+    spec_json = state.spec_json()
+    result = cached.evaluate(spec_json)
+    ex = state.exercise()
+    if ex is not None:
+        _drawing(spec_json, result, ex, hide=not view.revealed)
+    step = view.step
+    errors = st.session_state.get(cs.ANSWER_ERRORS, {})
+    if step.locked:
+        st.info("Your teacher has closed the answers of this step.", icon=":material/lock:")
+    with st.form(f"{W}answers_{step.id}", border=False):
+        for node, label in view.labels.items():
+            guess_col, mark_col = st.columns([3, 2], vertical_alignment="bottom")
+            guess_col.text_input(label, key=answer_key(step.id, node), disabled=step.locked,
+                                 max_chars=exercises.MAX_GUESS_CHARS, placeholder="a number")
+            mine = view.mine.get(node)
+            if node in errors:
+                mark_col.warning(as_markdown(errors[node]))
+            elif mine is not None:
+                (mark_col.success if mine[1] else mark_col.error)(
+                    f"{'✔ right' if mine[1] else '✘ not yet'} (you sent "
+                    f"{as_markdown(mine[0][:40])})",
+                    icon=None)
+            if node in view.revealed:
+                mark_col.markdown(f"answer: `{view.revealed[node]}`")
+        st.form_submit_button("Send", type="primary", icon=":material/send:",
+                              disabled=step.locked, on_click=_send,
+                              args=(me, step.id, tuple(view.labels)))
+
+
+def _drawing(spec_json: str, result, ex, hide: bool) -> None:
+    """The graph at the end of the exercise's mode (every number computed), the hidden ones
+    shown as ? until the teacher reveals them."""
+    mode = exercises.MODE_OF[ex.quantity]
+    count = (cached.backward_steps(spec_json).count if mode == "reverse"
+             else len([n for n in result.nodes if n.kind == "op"]))
+    moved = (ex.wrt, 0) if mode == "tangent" else None
+    opts = state.options()
+    layouts = [(rankdir, compact, cached.step(spec_json, mode, count, moved, ex if hide else None,
+                                              rankdir, opts.font_size, compact)[1])
+               for rankdir, compact in opts.variants(len(result.nodes))]
+    drawing.show(layouts)
+
+
+def _send(me: StudentPass, step_id: int, nodes: tuple[str, ...]) -> None:
+    errors = {}
+    for node in nodes:
+        text = st.session_state.get(answer_key(step_id, node)) or ""
+        if not text.strip():
+            continue
+        try:
+            cs.classroom().submit_answer(me.code, me.token, step_id, node, text)
+        except ClassroomError as err:
+            errors[node] = str(err)
+    st.session_state[cs.ANSWER_ERRORS] = errors
