@@ -166,8 +166,9 @@ class Tanh(Function):
 @exposed("sigmoid")
 class Sigmoid(Function):
     """1 / (1 + e^-a), accurate in both tails (see ``sigmoid_array``), with derivative
-    σ(a)·σ(−a): written so rather than σ(1 − σ), which is 0 once σ has rounded to 1, so that the
-    derivative, and those of silu, softplus, mish and gelu built on it, keep their tails."""
+    σ(a)·σ(−a) = e^−|a| / (1 + e^−|a|)²: written so rather than σ(1 − σ), which is 0 once σ has
+    rounded to 1, so that the derivative, and those of silu, softplus, mish and gelu built on it,
+    keep their tails."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -179,10 +180,10 @@ class Sigmoid(Function):
 
     def backward(self, grad):
         a, e = self.saved_tensors
-        if isinstance(a, Tensor):  # create_graph: recorded
-            return grad * Sigmoid.apply(a) * Sigmoid.apply(-a)
-        total = 1 + e  # σ(a) and σ(−a) from the saved e, as forward computes them
-        return grad * (np.maximum(e, a >= 0) / total) * (np.maximum(e, a <= 0) / total)
+        if isinstance(a, Tensor):  # create_graph: e rebuilt from recorded ops, differentiable
+            e = (-a.abs()).exp()
+        total = 1 + e  # σ(a)·σ(−a) = e / (1 + e)² with e = e^−|a|, on either side of 0
+        return grad * (e / (total * total))
 
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
