@@ -192,9 +192,9 @@ def _nll_loss(shapes, attrs) -> Shape:
 _ELEMENTWISE = ("neg", "exp", "log", "square", "sqrt", "abs", "sign", "sin", "cos", "tanh",
                 "sigmoid", "relu", "leaky_relu", "clip", "softmax", "log_softmax",
                 "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "log2", "log10", "exp2",
-                "log1p", "expm1", "rsqrt", "reciprocal", "floor", "ceil", "trunc", "clone",
-                "gelu", "elu", "celu", "selu", "softplus", "softsign", "hardtanh", "relu6",
-                "silu", "mish", "hardsigmoid", "hardswish", "prelu")
+                "log1p", "expm1", "rsqrt", "reciprocal", "floor", "ceil", "trunc", "round",
+                "clone", "gelu", "elu", "celu", "selu", "softplus", "softsign", "hardtanh",
+                "relu6", "logsigmoid", "silu", "mish", "hardsigmoid", "hardswish", "prelu")
 _BROADCASTING = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "lerp",
                  "atan2")
 

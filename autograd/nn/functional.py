@@ -17,6 +17,7 @@ from ..ops import (
     leaky_relu,
     linear,
     log_softmax,
+    logsigmoid,
     max_pool2d,
     mish,
     one_hot,
@@ -34,7 +35,7 @@ from ..ops import (
     unfold,
 )
 from .attention import scaled_dot_product_attention
-from .layers import dropout, embedding, logsigmoid
+from .layers import dropout, embedding
 from .losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,

@@ -16,6 +16,7 @@ from ..ops import (
     leaky_relu,
     linear,
     log_softmax,
+    logsigmoid,
     mish,
     relu6,
     silu,
@@ -261,14 +262,10 @@ class Hardtanh(Module):
         return hardtanh(x, self.min_val, self.max_val)
 
 
-def logsigmoid(x):
-    """log(sigmoid(x)) = -log(1 + e^-x), stable for any x."""
-    from .losses import _softplus_of_negative
-
-    return -_softplus_of_negative(x)
-
-
 class LogSigmoid(Module):
+    """log(sigmoid(x)), stable for any x (``F.logsigmoid``)."""
+
+
     def forward(self, x):
         return logsigmoid(x)
 

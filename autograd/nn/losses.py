@@ -11,7 +11,7 @@ import numpy as np
 
 from ..function import Function
 from ..grad_mode import is_grad_enabled
-from ..ops import gather, log_softmax, where
+from ..ops import gather, log_softmax, logsigmoid, where
 from ..tensor import Tensor
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -175,10 +175,8 @@ def probability_cross_entropy(logits, target, weight, ignore_index, reduction, l
 
 
 def _softplus_of_negative(x):
-    """log(1 + e^-x), stable for any x, with the smooth slope -sigmoid(-x) everywhere (also at
-    x = 0, where a max(-x, 0) + log1p(e^-|x|) split would give 0 and 1/2 the wrong way)."""
-    positive, negative = x.clip(0, None), x.clip(None, 0)
-    return where(x.data >= 0, (-positive).exp().log1p(), negative.exp().log1p() - negative)
+    """log(1 + e^-x) = -logsigmoid(x), stable for any x, with the smooth slope -sigmoid(-x)."""
+    return -logsigmoid(x)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, *, reduction="mean",

@@ -350,3 +350,25 @@ class Prelu(Function):
         if tangent_weight.any():  # only a moving weight: 0 · a is NaN at a = -inf
             left = left + tangent_weight.reshape(self.shape) * a
         return np.where(a >= 0, tangent_a, left)  # PyTorch's forward mode: 0 goes right
+
+
+@exposed("logsigmoid", method=False)
+class LogSigmoid(Function):
+    """log σ(x) = min(x, 0) − log(1 + e^−|x|), stable for any x, with derivative σ(−x): one op,
+    as PyTorch's, so an infinite upstream gradient meets one finite slope (never ∞ − ∞)."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        e = np.exp(-np.abs(a))
+        self.save_for_backward(a, e)
+        return np.minimum(a, 0) - np.log1p(e)
+
+    def backward(self, grad):
+        a, e = self.saved_tensors
+        if isinstance(a, Tensor):  # create_graph: σ(−a) recorded
+            return grad * Sigmoid.apply(-a)
+        return grad * (np.maximum(e, a <= 0) / (1 + e))  # σ(−a): 1 or e^−a over 1 + e^−|a|
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is

@@ -74,6 +74,13 @@ ENTRIES = (
         'relu6 passes the gradient strictly between 0 and 6 and blocks it elsewhere.',
     ),
     _activation(
+        "logsigmoid", (), "Elementwise log(sigmoid(x)), computed stably.",
+        r"\frac{dy}{dx} = \sigma(-x) = 1 - \sigma(x)",
+        "logsigmoid(x)",
+        'logsigmoid passes almost all of the gradient for very negative x and almost none for '
+        'very positive x, where sigmoid has saturated.',
+    ),
+    _activation(
         "silu", (), "Elementwise x·sigmoid(x) (also called swish).",
         r"\frac{dy}{dx} = \sigma(x)\,\bigl(1 + x\,(1 - \sigma(x))\bigr)",
         "silu(x)",

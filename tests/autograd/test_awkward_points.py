@@ -369,17 +369,11 @@ CONVENTION_DIFFERENCES = {
                        "dropped branch",
     ("gelu", "value"): "gelu(inf) is inf; PyTorch's float32 kernel gives NaN",
 }
-# Wrong answers in files this sweep's fixes could not touch: xfail(strict=True) until fixed.
-KNOWN_BUGS = {
-    "logsigmoid": "nn/losses.py _softplus_of_negative: logsigmoid'(NaN) is 0, PyTorch NaN",
-}
 
 
 @pytest.mark.torch
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[name]))
-    if name in KNOWN_BUGS else name for name in CASES])
+@pytest.mark.parametrize("name", list(CASES))
 def test_values_at_infinity_and_nan_and_derivatives_there_match_pytorch(name, dtype):
     torch = pytest.importorskip("torch")
     _, points = _points(name, dtype)

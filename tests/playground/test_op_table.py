@@ -17,6 +17,10 @@ INTERNAL = {
     "Cast": "x.to(dtype); the playground computes in float64 only",
     "CrossEntropy": "cross_entropy against class probabilities; the playground's cross_entropy "
                     "takes class indices (ClassCrossEntropy)",
+    "Select": "the backward of a mask (relu, clip, hardtanh, ...), recorded only under "
+              "create_graph",
+    "MedianOfAll": "x.median() of every element; the playground has no median yet",
+    "NormalCdf": "Φ(x), gelu's backward recorded only under create_graph",
 }
 """Function classes with no registry entry, and why."""
 

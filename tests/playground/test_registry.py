@@ -139,7 +139,7 @@ def test_get_suggests_close_names():
 PIECEWISE_LINEAR = {
     "add", "sub", "neg", "sign", "reshape", "transpose", "flatten", "squeeze", "unsqueeze",
     "broadcast_to", "index", "stack", "concatenate", "sum", "mean", "max", "min", "maximum",
-    "minimum", "clip", "where", "floor", "ceil", "trunc", "clone",
+    "minimum", "clip", "where", "floor", "ceil", "trunc", "round", "clone",
     "cumsum", "flip", "roll", "repeat", "tile", "tril", "triu", "split", "chunk", "unbind",
     "gather", "scatter_add", "masked_fill", "nll_loss",
     "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pad", "unfold", "fold",

@@ -38,6 +38,7 @@ CASES = {
     "hardsigmoid": ((WIDE,), {}, lambda a: np.clip(a + 3, 0, 6) / 6, (0,)),
     "hardswish": ((WIDE,), {}, lambda a: a * np.clip(a + 3, 0, 6) / 6, (0,)),
     "prelu": ((X, W), {}, lambda a, w: np.where(a > 0, a, w * a), (0, 1)),
+    "logsigmoid": ((X,), {}, lambda a: -np.log1p(np.exp(-a)), (0,)),
 }
 
 ACTIVATIONS = """\
@@ -53,6 +54,7 @@ se = selu(z)
 sp = softplus(x, beta=2.0, threshold=3.0)
 sp1 = softplus(z)
 ss = softsign(z)
+ls = logsigmoid(z)
 ht = hardtanh(z, min_val=-2.0, max_val=3.0)
 r6 = relu6(z)
 si = silu(z)
@@ -61,7 +63,7 @@ hs = hardsigmoid(z)
 hw = hardswish(z)
 pc = prelu(x, w)
 p1 = prelu(z, v)
-L = sum(g + gt + e + ce + se + sp + sp1 + ss + ht + r6 + si + mi + hs + hw + pc + p1 * p1)
+L = sum(g + gt + e + ce + se + sp + sp1 + ss + ls + ht + r6 + si + mi + hs + hw + pc + p1 * p1)
 """
 
 PROGRAMS = {"activations": ACTIVATIONS}

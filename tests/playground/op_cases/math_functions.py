@@ -11,6 +11,7 @@ Y = np.array([[1.5, 0.7, -0.9], [-2.0, 0.6, 1.1]])
 P = np.array([[0.2, 0.7, 0.5], [0.1, 0.9, 0.4]])
 BIG = np.array([[1.5, 2.7, 1.1], [3.0, 1.2, 4.4]])  # > 1, for acosh
 FRACTIONS = np.array([[0.5, -1.2, 2.3], [-0.3, 0.8, -2.6]])  # no whole numbers: no jumps
+HALF_FREE = np.array([[0.3, -1.2, 2.7], [-0.4, 0.8, -2.6]])  # no halves: round has no jumps
 
 CASES = {
     "tan": ((X,), {}, np.tan, (0,)),
@@ -32,6 +33,7 @@ CASES = {
     "floor": ((FRACTIONS,), {}, np.floor, (0,)),
     "ceil": ((FRACTIONS,), {}, np.ceil, (0,)),
     "trunc": ((FRACTIONS,), {}, np.trunc, (0,)),
+    "round": ((HALF_FREE,), {}, np.round, (0,)),
     "clone": ((X,), {}, np.copy, (0,)),
 }
 
@@ -61,8 +63,9 @@ at = atan2(x, y)
 fl = floor(y * 2.0) * x
 ce = ceil(y) * x
 tr = trunc(y * 3.0) * x
+ro = round(y * 3.0) * x
 cl = clone(x)
-L = sum(t + sh + ch + ash + ach + ath + er + l2 + l10 + e2 + l1 + em + rs + rc + le + lt + at + fl + ce + tr + cl * cl)
+L = sum(t + sh + ch + ash + ach + ath + er + l2 + l10 + e2 + l1 + em + rs + rc + le + lt + at + fl + ce + tr + ro + cl * cl)
 """  # noqa: E501
 
 PROGRAMS = {"math_functions": MATH}
