@@ -4,7 +4,6 @@ fragment runs on a timer in a browser; here each `run()` of the student's sessio
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from pages.ui import classroom_teacher as teacher_ui
 from pages.ui import frame, keys
 from playground import presets
 from playground.classroom import database
+from playground.errors import from_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/classroom.py"
@@ -49,11 +49,11 @@ def session(query: dict[str, str] | None = None) -> AppTest:
 
 
 def texts(at: AppTest) -> str:
-    """Everything the page wrote, with Markdown's backslash escapes taken out."""
+    """Everything the page wrote, as text (the Markdown escapes of `as_markdown` taken out)."""
     written = ([m.value for m in at.markdown] + [c.value for c in at.caption]
                + [s.value for s in at.subheader] + [e.value for e in at.error]
                + [i.value for i in at.info] + [s.value for s in at.success])
-    return re.sub(r"\\(.)", r"\1", "\n".join(written))
+    return "\n".join(from_markdown(w) for w in written)
 
 
 def teacher_with_exercise() -> tuple[AppTest, str]:
