@@ -6,6 +6,7 @@ from pages.ui import cached, exercise_panel, frame, keys, notes
 from pages.ui import session as state
 from playground import SpecError
 from playground.checks import EPSILONS
+from playground.errors import as_markdown
 from playground.formatting import number
 
 frame.route_through_entry_script()
@@ -55,11 +56,13 @@ with table_col:
         notes.info(err)
         st.stop()
     if check.attrs["checked"] < check.attrs["elements"]:
-        st.caption(f"Checking d({check.attrs['objective']})/d(input) for {len(check):,} of the "
+        st.caption(f"Checking d({as_markdown(check.attrs['objective'])})/d(input) for "
+                   f"{len(check):,} of the "
                    f"inputs' {check.attrs['elements']:,} elements, evenly spaced: checking every "
                    "one would take more work than this shared server gives one check.")
     else:
-        st.caption(f"Checking d({check.attrs['objective']})/d(input) for every element of "
+        st.caption(f"Checking d({as_markdown(check.attrs['objective'])})/d(input) for every "
+                   "element of "
                    "every input.")
     failed = int((~check["passed"]).sum())
     if failed:

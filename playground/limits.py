@@ -110,3 +110,10 @@ ROOMS_PER_CLIENT_PER_HOUR = 20
 """Rooms one address may open in an hour."""
 ANSWERS_PER_STUDENT_PER_MINUTE = 30
 """Answers one student may send in a minute."""
+
+# Messages (playground.errors).
+MAX_QUOTE_CHARS = 80
+"""Characters of what a person typed that a message quotes (a name, a field, a value), the
+ellipsis included; longer text is cut."""
+MAX_MESSAGE_CHARS = 2_000
+"""Characters of one message as a page shows it, the ellipsis included."""

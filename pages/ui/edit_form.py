@@ -8,6 +8,7 @@ from pages.ui import keys, node_widgets, notes
 from pages.ui import session as state
 from pages.ui.add_form import KIND_LABELS
 from playground import GraphSpec, edits, limits
+from playground.errors import as_markdown
 from playground.evaluate import Result
 from playground.formatting import array_text
 
@@ -25,7 +26,7 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
     if node.is_leaf:
         st.caption(f"{KIND_LABELS[node.kind]} with value `{array_text(result.value(name))}`")
     else:
-        st.caption(f"`{node.op}` of {', '.join(node.operands)}")
+        st.caption(as_markdown(f"`{node.op}` of {', '.join(node.operands)}"))
 
     rename_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
     rename_col.text_input("New name", key=keys.EDIT_NEW_NAME,
@@ -44,8 +45,9 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
 
     users = edits.dependents(spec, name)
     if users:
-        st.warning(f"{len(users)} node{'s' if len(users) > 1 else ''} depend on `{name}`: "
-                   + ", ".join(f"`{u}`" for u in users), icon=":material/account_tree:")
+        st.warning(as_markdown(f"{len(users)} node{'s' if len(users) > 1 else ''} depend on "
+                               f"`{name}`: " + ", ".join(f"`{u}`" for u in users)),
+                   icon=":material/account_tree:")
         cascade = st.checkbox(f"Also delete {'them' if len(users) > 1 else 'it'}",
                               key=keys.EDIT_CASCADE)
     else:

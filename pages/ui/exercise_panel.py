@@ -26,7 +26,8 @@ def stop_if_answers_hidden(title: str) -> None:
         return
     st.title(title)
     what = exercises.QUANTITIES[hidden.quantity]
-    st.info(f"**An exercise hides the {what} of {', '.join(hidden.nodes)}.** This page would show "
+    st.info(f"**An exercise hides the {what} of {as_markdown(', '.join(hidden.nodes))}.** "
+            "This page would show "
             "them, so it stays closed until they are revealed: work them out on the Step through "
             "page, check your guesses there, and reveal the answers one node at a time.",
             icon=":material/school:")

@@ -17,7 +17,7 @@ from playground.evaluate import Result
 
 def result_notes(result: Result) -> None:
     """What a reader must know before trusting the numbers: output, seeding, NaN/inf flags."""
-    note = f"Gradients are d(**{result.output}**)/d(node)."
+    note = f"Gradients are d(**{as_markdown(result.output)}**)/d(node)."
     if result.seeded_with_ones:
         note += (f" `{result.output}` is not a scalar, so backward started from a gradient of "
                  "ones: each gradient is that of the sum of its elements.")

@@ -18,6 +18,7 @@ import streamlit as st
 
 from pages.ui import frame, keys, session
 from playground import view
+from playground.errors import as_markdown
 from playground.training import Trainer, TrainSettings, sample_spec, settings_from_query
 from playground.training import settings as choices
 from playground.training.pace import Pace
@@ -53,7 +54,7 @@ def ensure_state() -> None:
     if keys.TRAINER not in state or view.is_new_link(incoming, state.get(keys.TRAIN_URL_WRITTEN)):
         loaded, ignored = settings_from_query(incoming)
         if ignored:
-            st.warning("Ignored link settings: " + "; ".join(ignored) + ".",
+            st.warning(as_markdown("Ignored link settings: " + "; ".join(ignored) + "."),
                        icon=":material/warning:")
         _install(Trainer(loaded))
     state.setdefault(keys.TRAIN_SPEED, DEFAULT_SPEED)

@@ -164,6 +164,23 @@ MARKUP = [
     "**bold** <b>b</b> # h",
     "https://evil.example/phish",
 ]
+INJECTIONS = [
+    "x\n\n![pixel](https://evil.example/pixel.png)",
+    "x\n\n[click](https://evil.example/phish)",
+    "x\r\n\r\n<img src=https://evil.example/p.png>",
+    "x\n\n<https://evil.example/autolink>",
+    "x\n\n[r]: https://evil.example/ref\n\n[r]",
+    "x\n\n# h\n\n| a |\n|---|\n| [t](https://evil.example/t) |",
+    "x\n\n$\\href{https://evil.example}{x}$",
+    "x\n\n:red[alert] :smile: :material/home:",
+    "x\n\n    https://evil.example/indented",
+    "x\n\n- [l](https://evil.example/list)",
+    "x\n\n<div>www.evil.example a@evil.example</div>",
+    "x\n\n```\n![f](https://evil.example/fence.png)",
+    "x\n\n" + "![big](https://evil.example/big.png) " * 300,
+]
+"""Payloads for a code span of a message: a blank line ends a code span and the paragraph, so
+whatever follows would be Markdown again (a link, a tracking pixel, raw HTML, a table)."""
 
 # --- expression editor -----------------------------------------------------------------------
 
@@ -280,7 +297,7 @@ EXPRESSIONS = [
 NAMES = [
     "__class__", "__import__", "_", "1x", "x-y", "x y", "", "   ", "tanh", "const", "output",
     "lambda", "import", "None", "True", "ｘ", "е", "x\u200b", "x\x00", "a" * 64, "a" * 65,
-    "a" * 10_000, *MARKUP, "a`b", "d",
+    "a" * 10_000, *MARKUP, "a`b", "d", *INJECTIONS,
 ]
 LIST_VALUES = [
     "[1, 2", "[[1, 2], [3]]", "[]", "[[]]", "'abc'", "[1, 'a']", "[1, None]", "[True]",
@@ -469,6 +486,14 @@ DOCUMENTS = [
                "value": 1.0}),
     *[_node_doc({"name": "y", "kind": markup, "value": 1.0}) for markup in MARKUP],
     *[_node_doc({"name": markup, "kind": "input", "value": 1.0}) for markup in MARKUP[:4]],
+    *[_node_doc({"name": text, "kind": "input", "value": 1.0, "extra": 1}) for text in INJECTIONS],
+    *[_node_doc({"name": text, "kind": "input", "value": 1.0}) for text in INJECTIONS[:4]],
+    *[_node_doc({"name": "y", "kind": "op", "op": "tanh", "operands": [text]})
+      for text in INJECTIONS[:3]],
+    *[_node_doc({"name": "y", "kind": text, "value": 1.0}) for text in INJECTIONS[:2]],
+    *[_node_doc({text[:30]: 1, "name": "y", "kind": "input", "value": 1.0})
+      for text in INJECTIONS[:4]],
+    *[json.dumps({"version": 1, "nodes": [], "output": text}) for text in INJECTIONS[:2]],
     "[" * 100_000 + "]" * 100_000,
     '{"a":' * 50_000 + "1" + "}" * 50_000,
     json.dumps({"version": 1, "nodes": [{"name": f"n{i}", "kind": "input", "value": 1.0}
@@ -531,6 +556,8 @@ GRAPH_PARAMS = [
     _link_of("not json"), _link_of("[]"), _link_of('{"version": 1, "nodes": []}'),
     _link_of(_node_doc({"name": "y", "kind": "op", "op": "eval", "operands": ["x"]})),
     _link_of(DOCUMENTS[26]), _link_of("x" * 1000),
+    *[_link_of(_node_doc({"name": text, "kind": "input", "value": 1.0, "extra": 1}))
+      for text in INJECTIONS],
     share.encode(parse("x = zeros(1000, 1000)\n" + _lines(60))),
     share.encode(parse("a = randn(1000, 1000, seed=0)\n" + "".join(
         f"m{i} = sum({'a' if i == 0 else f'm{i - 1}'} @ a, axis=0, keepdims=True)\n"
@@ -546,6 +573,8 @@ OPTION_PARAMS = [
                           "20.0", "NaN", "inf", "+20", "2_0")
 ] + [
     ("compact", v) for v in ("", "2", "true", "yes", "-1", "1\n", "<b>1</b>")
+] + [
+    (name, v) for name in ("show", "dir", "font", "compact") for v in INJECTIONS[:4]
 ]
 
 
@@ -558,15 +587,26 @@ def open_option(param: tuple[str, str]) -> AppTest:
     return new_app(query={"graph": LINK, name: value})
 
 
+def open_train(param: tuple[str, str]) -> AppTest:
+    name, value = param
+    return new_app(query={name: value}, page="pages/train.py")
+
+
 EXERCISE_PARAMS = [  # the exercise a link hides (`ex`): none of these names one
     "", "grad", "grad:", "grad:zzz", "grad:a,zzz", "value:" + "a," * 5_000, "tangent@zzz:c",
     "tangent@a:", "gradient:a", "<script>alert(1)</script>", "grad:[x](javascript:alert(1))",
     "grad:$\\href{javascript:alert(1)}{x}$", "grad:a\nb", "x" * 100_000,
+    *["grad:" + text for text in INJECTIONS[:4]], *INJECTIONS[:2],
+]
+TRAIN_PARAMS = [
+    (name, v) for name in ("data", "layers", "features", "lr", "seed")
+    for v in (*INJECTIONS[:4], *MARKUP[:4])
 ]
 LINKS = [
     *[Case("graph_param", g, "could not be opened") for g in GRAPH_PARAMS if g.strip()],
     *[Case("option_param", p, "Ignored link settings") for p in OPTION_PARAMS],
     *[Case("option_param", ("ex", e), "Ignored the link's exercise") for e in EXERCISE_PARAMS],
+    *[Case("train_param", p, "Ignored link settings") for p in TRAIN_PARAMS],
 ]
 
 DOORS = {
@@ -582,7 +622,8 @@ DOORS = {
     "import_upload": import_upload,
 }
 """Door -> how a payload goes through it in a running session (then the session reruns)."""
-NEW_SESSION_DOORS = {"graph_param": open_link, "option_param": open_option}
+NEW_SESSION_DOORS = {"graph_param": open_link, "option_param": open_option,
+                     "train_param": open_train}
 """Door -> a new session opened with the payload in its URL."""
 
 CASES = [*EXPRESSIONS, *FORMS, *IMPORTS, *LINKS]

@@ -178,7 +178,7 @@ def test_a_bad_guess_says_what_to_type_and_keeps_the_graph():
     at = load_exercise(step_page(), "broadcast_sum")
     guess(at, "col", "[3, 3]")
     at = check(at)
-    assert "shape (2, 1)" in at.warning[0].value
+    assert "shape (2, 1)" in from_markdown(at.warning[0].value)
     assert spec_of(at) == presets.EXERCISES[2].spec
 
 
@@ -244,12 +244,13 @@ def test_the_pages_that_would_show_an_exercises_answers_stay_closed_until_reveal
     link = {"graph": share.encode(presets.EXERCISES[0].spec), "ex": "grad:a,b,c"}
     at = run(new_app(link, page=page))
     assert at.title[0].value == title
-    assert at.info[0].value.startswith("**An exercise hides the gradients of a, b, c.**")
+    assert from_markdown(at.info[0].value).startswith(
+        "**An exercise hides the gradients of a, b, c.**")
     assert not at.get("bidi_component") and not at.dataframe and not at.metric  # no numbers
     at.button(key=keys.EXERCISE_REVEAL_ALL).click()
     at = run(at)
     assert at.session_state[keys.EXERCISE_REVEALED] == ("a", "b", "c")
-    assert not any(i.value.startswith("**An exercise hides") for i in at.info)
+    assert not any(from_markdown(i.value).startswith("**An exercise hides") for i in at.info)
     assert at.get("bidi_component") or at.dataframe  # the drawing, or the check's table
     assert not at.exception and not at.error
 

@@ -17,6 +17,7 @@ from app_helpers import (
 
 from pages.ui import keys, node_widgets
 from playground import parse, presets, share
+from playground.errors import from_markdown
 from playground.evaluate import evaluate
 from playground.registry import ATTR_TYPES, OPS
 
@@ -206,7 +207,7 @@ def test_changing_a_value_changes_the_gradients(app):
 def test_deleting_a_used_node_names_its_dependents_and_needs_consent(app):
     app.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(app)
-    assert any("`c`, `d`" in w.value for w in app.warning)
+    assert any("`c`, `d`" in from_markdown(w.value) for w in app.warning)
     assert app.button(key=keys.EDIT_DELETE).disabled
     app.checkbox(key=keys.EDIT_CASCADE).check()
     run(app)

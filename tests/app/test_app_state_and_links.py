@@ -18,6 +18,7 @@ from app_helpers import (
 
 from pages.ui import keys
 from playground import edits, parse, presets, share
+from playground.errors import from_markdown
 from playground.view import Options
 
 OTHER = parse("x = 3.0\nw = -2.0\ny = tanh(x * w)\n")
@@ -83,7 +84,8 @@ def test_a_broken_link_says_what_is_wrong_and_falls_back_to_the_default_graph():
 def test_bad_display_options_in_a_link_are_ignored_with_a_warning():
     at = run(new_app(query={"graph": share.encode(OTHER), "font": "900", "dir": "sideways"}))
     assert spec_of(at) == OTHER
-    assert any("font='900'" in w.value and "dir='sideways'" in w.value for w in at.warning)
+    warnings = [from_markdown(w.value) for w in at.warning]
+    assert any("font='900'" in w and "dir='sideways'" in w for w in warnings)
     assert at.session_state[keys.OPTIONS].font_size == 14
 
 
@@ -111,7 +113,7 @@ def test_junk_in_a_display_parameter_falls_back_to_the_default_and_the_session_k
     at = run(new_app(query={"graph": share.encode(OTHER), key: junk}))
     assert spec_of(at) == OTHER
     assert at.session_state[keys.OPTIONS] == Options()
-    warnings = [w.value for w in at.warning]
+    warnings = [from_markdown(w.value) for w in at.warning]
     assert any(w.startswith(f"Ignored link settings: {key}=") for w in warnings), warnings
     assert all(len(w) < 200 for w in warnings)  # the junk is quoted short
     assert key not in at.query_params  # the address bar is a clean share link again

@@ -7,6 +7,7 @@ import pytest
 from app_helpers import run, spec_of, start
 
 from pages.ui import keys, training
+from playground.errors import from_markdown
 from playground.evaluate import evaluate
 from playground.training import TrainSettings
 from playground.training import settings as choices
@@ -121,7 +122,8 @@ def test_a_hyperparameter_changes_on_the_fly_but_a_new_network_starts_again():
 def test_junk_in_the_link_is_ignored_with_a_warning():
     at = start({"data": "iris", "layers": "99", "lr": "1e9"}, page=TRAIN)
     assert at.session_state[keys.TRAIN_SETTINGS] == TrainSettings()
-    assert "data='iris'" in at.warning[0].value and "lr='1e9'" in at.warning[0].value
+    warning = from_markdown(at.warning[0].value)
+    assert "data='iris'" in warning and "lr='1e9'" in warning
 
 
 def test_open_one_samples_graph_gives_the_training_steps_gradients():

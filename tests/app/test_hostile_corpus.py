@@ -35,6 +35,7 @@ from hostile_corpus import (
     Case,
     fresh_session,
 )
+from markdown_check import markdown_problems
 
 from pages.ui import keys
 from playground import GraphSpec, SpecError, edits, parse, share
@@ -43,7 +44,8 @@ from playground.evaluate import evaluate
 from playground.expr import parse_value
 from playground.spec import Node
 
-ATTACK_TOKENS = ("alert(1)", "evil.example", "\\href", ":red[alert]", "\\begin{matrix}")
+ATTACK_TOKENS = ("alert(1)", "evil.example", "\\href", ":red[alert]", "\\begin{matrix}",
+                 "smile", "material/")
 LIVE_MARKUP = [r"(?<!\\)<[a-zA-Z/!]", r"(?<!\\)\]\(", r"(?<!\\)!\[", r"(?<!\\)\$", r"(?<!\\):red\["]
 STALE = "the form changed as its button was pressed"
 
@@ -98,13 +100,19 @@ def _model_outcome(case: Case) -> tuple[bool, str | None]:
 
 
 def _markup_problems(at) -> list[str]:
-    """Page elements whose Markdown would render something a payload carried."""
+    """Page elements whose Markdown would render something a payload carried: a message box
+    that quotes a payload must be text through and through (markdown_check), other elements
+    must hold it on one line with no live link, image, HTML, maths or directive."""
     problems = []
-    elements = [*at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]
-    for element in elements:
+    alerts = [*at.error, *at.warning, *at.info, *at.success]
+    for element in [*at.markdown, *at.caption, *alerts]:
         body = str(element.value)
-        if not any(token in body for token in ATTACK_TOKENS):
+        if not any(token in from_markdown(body) for token in ATTACK_TOKENS):
             continue
+        if any(element is alert for alert in alerts):
+            problems += [f"{p} in {body[:120]!r}" for p in markdown_problems(body)]
+        if "\n" in body or "\r" in body:
+            problems.append(f"a line break in {body[:120]!r}")
         outside = "".join(re.split(r"(?<!\\)`", body)[0::2])
         problems += [f"{pattern} in {body[:120]!r}" for pattern in LIVE_MARKUP
                      if re.search(pattern, outside)]

@@ -17,6 +17,7 @@ from app_helpers import (
 
 from pages.ui import keys
 from playground import limits, parse, presets, share
+from playground.errors import from_markdown
 
 DEFAULT = presets.get(presets.DEFAULT_KEY).spec
 
@@ -40,7 +41,7 @@ def _apply(at, text):
 def test_a_font_parameter_that_is_no_ascii_number_is_ignored_with_a_warning(font):
     at = run(new_app(query={"graph": share.encode(DEFAULT), "font": font}, page=GRAPH))
     assert spec_of(at) == DEFAULT
-    warnings = [w.value for w in at.warning]
+    warnings = [from_markdown(w.value) for w in at.warning]
     assert any(w.startswith("Ignored link settings: font=") for w in warnings), warnings
     assert all(len(w) < 200 for w in warnings)
 
