@@ -371,14 +371,16 @@ def masked(keep, grad, source=None):
     PyTorch. On a large array it ANDs grad's bits with all ones or all zeros, as fast as the
     product (np.where is several times slower on an unpredictable mask); on a small one it is
     np.where, which costs less to call; on Tensors it is ``select``."""
-    if type(grad) is np.ndarray and grad.size > 256 and np.shape(keep) == grad.shape:
-        bits = _SAME_SIZE_INTEGER[grad.dtype.itemsize]
-        selected = keep.astype(bits)  # 1 or 0, then all ones or all zeros; in place from here
-        np.negative(selected, out=selected)
-        return np.bitwise_and(grad.view(bits), selected, out=selected).view(grad.dtype)
-    if isinstance(grad, Tensor):
-        return select(keep, grad, 0.0, source)
-    return np.where(keep, grad, 0)
+    if type(grad) is np.ndarray:
+        if grad.ndim == 0 and keep.ndim == 0:  # a scalar graph (micrograd's): no array call
+            return grad if keep else np.zeros((), dtype=grad.dtype)
+        if grad.size > 256 and keep.shape == grad.shape:
+            bits = _SAME_SIZE_INTEGER[grad.dtype.itemsize]
+            selected = keep.astype(bits)  # 1 or 0, then all ones or all zeros; in place now
+            np.negative(selected, out=selected)
+            return np.bitwise_and(grad.view(bits), selected, out=selected).view(grad.dtype)
+        return np.where(keep, grad, 0)
+    return select(keep, grad, 0.0, source)
 
 
 _SAME_SIZE_INTEGER = {2: np.int16, 4: np.int32, 8: np.int64}

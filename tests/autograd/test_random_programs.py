@@ -240,6 +240,12 @@ PYTORCH_INCONSISTENCIES = {
         {"pow", "rpow_scalar"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's first derivative of 0 ** b with respect to b is 0 by masking (b >= 0), but "
         "its second derivative differentiates the masked formula out * log(0) and gives NaN"),
+    "pow's forward mode: a zero tangent times an infinite slope": (
+        {"pow", "rpow_scalar"}, r"forward-mode JVP: ours .*inf.*\n  PyTorch's .*nan",
+        "PyTorch's forward mode of a ** b multiplies each operand's tangent by its partial, so a "
+        "computed zero tangent (abs'(0) * t) meets the infinite slope of 0 ** -40 and gives NaN, "
+        "while a constant base (no tangent) gives the finite answer; ours drops every zero "
+        "tangent's term, so both give the same (the JVP along that direction)"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "
