@@ -133,7 +133,7 @@ def live() -> None:
         st.markdown("**Output**: " + ("the predicted value" if settings.regression else
                                       "the probability of blue") + " over the plane; click a "
                     "point to choose it.")
-        split, index = st.session_state[keys.TRAIN_SAMPLE]
+        split, index = training.sample()
         points = pictures.points_frame(trainer, settings.show_test)
         chosen = points[(points["split"] == split) & (points["index"] == index)]
         st.vega_lite_chart(
@@ -153,14 +153,11 @@ def live() -> None:
     st.caption("The loss of one point as a computation graph, with the current weights as "
                "inputs: the Graph, Gradients and Gradient check pages then show every value and "
                "gradient of it, the numbers the next training step uses for this point.")
-    splits = ["train", "test"] if settings.show_test else ["train"]
-    if split not in splits:
-        split, index = "train", 0
-    sizes = {"train": len(trainer.train_x), "test": len(trainer.test_x)}
+    sizes = training.sample_sizes()
     st.session_state[keys.TRAIN_SAMPLE_SPLIT] = split
-    st.session_state[keys.TRAIN_SAMPLE_INDEX] = min(index, sizes[split] - 1)
+    st.session_state[keys.TRAIN_SAMPLE_INDEX] = index
     pick = st.container(horizontal=True, vertical_alignment="bottom")
-    pick.segmented_control("Set", splits, key=keys.TRAIN_SAMPLE_SPLIT, required=True,
+    pick.segmented_control("Set", list(sizes), key=keys.TRAIN_SAMPLE_SPLIT, required=True,
                            on_change=training.pick_by_hand)
     pick.number_input("Point", 0, sizes[split] - 1, key=keys.TRAIN_SAMPLE_INDEX,
                       on_change=training.pick_by_hand, width=160)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import replace
 from urllib.parse import urlencode
 
 import streamlit as st
 
 from pages.ui import frame, keys, session
-from playground import view
+from playground import selection, view
 from playground.errors import as_markdown
 from playground.training import Trainer, TrainSettings, sample_spec, settings_from_query
 from playground.training import settings as choices
@@ -91,8 +92,12 @@ def share_link() -> str:
 
 def change(**fields) -> None:
     """Apply new settings: hyperparameters change on the fly, new data or a new network start
-    again from freshly initialised weights, paused."""
-    new = replace(settings(), **fields)
+    again from freshly initialised weights, paused. Settings outside their choices (only a
+    forged request sends them: each widget offers only the choices) change nothing."""
+    try:
+        new = replace(settings(), **fields)
+    except (ValueError, TypeError):
+        return
     current = trainer()
     updated = current.apply(new)
     if updated is current:
@@ -111,7 +116,9 @@ def set_running(wanted: bool) -> None:
 
 
 def copy_speed() -> None:
-    st.session_state[keys.TRAIN_SPEED] = st.session_state[keys.TRAIN_SPEED_WIDGET]
+    speed = selection.chosen_option(st.session_state[keys.TRAIN_SPEED_WIDGET], SPEEDS)
+    if speed is not None:
+        st.session_state[keys.TRAIN_SPEED] = speed
 
 
 def step_once() -> None:
@@ -123,23 +130,46 @@ def reset() -> None:
     st.session_state[keys.TRAIN_RUNNING] = False
 
 
+def sample_sizes() -> dict[str, int]:
+    """The sets of points the page shows, with their sizes: {"train": n} and, when the test
+    data is shown, "test"."""
+    current = trainer()
+    sizes = {"train": len(current.train_x)}
+    if settings().show_test:
+        sizes["test"] = len(current.test_x)
+    return sizes
+
+
+def sample() -> tuple[str, int]:
+    """The chosen point (split, index), one of the points shown: the last of its set when the
+    set has shrunk since, the first training point when its set is no longer shown."""
+    split, index = st.session_state[keys.TRAIN_SAMPLE]
+    sizes = sample_sizes()
+    return (split, min(index, sizes[split] - 1)) if split in sizes else ("train", 0)
+
+
 def pick_point() -> None:
-    """A click on a data point chooses it for the graph."""
-    picked = st.session_state[keys.TRAIN_BOUNDARY].selection.get("pick") or []
-    if picked and {"split", "index"} <= set(picked[0]):
-        st.session_state[keys.TRAIN_SAMPLE] = (picked[0]["split"], int(picked[0]["index"]))
+    """A click on a data point chooses it for the graph (a selection naming no point shown,
+    which only a forged request sends, changes nothing)."""
+    chosen = getattr(st.session_state[keys.TRAIN_BOUNDARY], "selection", None)
+    picked = chosen.get("pick") if isinstance(chosen, Mapping) else None
+    point = selection.chosen_point(picked, sample_sizes())
+    if point is not None:
+        st.session_state[keys.TRAIN_SAMPLE] = point
 
 
 def pick_by_hand() -> None:
-    st.session_state[keys.TRAIN_SAMPLE] = (st.session_state[keys.TRAIN_SAMPLE_SPLIT],
-                                           st.session_state[keys.TRAIN_SAMPLE_INDEX])
+    point = selection.point(st.session_state[keys.TRAIN_SAMPLE_SPLIT],
+                            st.session_state[keys.TRAIN_SAMPLE_INDEX], sample_sizes())
+    if point is not None:
+        st.session_state[keys.TRAIN_SAMPLE] = point
 
 
 def open_sample_graph() -> None:
     """Pause, and put the chosen sample's graph at the current weights into the graph history
     (the Graph, Gradients and Gradient check pages show it); the page then switches to Graph.
     A refused graph (weights that are no longer finite) leaves its error for the page."""
-    split, index = st.session_state[keys.TRAIN_SAMPLE]
+    split, index = sample()
     spec = sample_spec(trainer(), split, index)
     st.session_state[keys.TRAIN_RUNNING] = False
     st.session_state[keys.TRAIN_GO_GRAPH] = session.apply_edit("train", lambda _: spec)
@@ -226,7 +256,7 @@ def features_widget() -> None:
 
 def _copy_features() -> None:
     chosen = st.session_state[keys.train_setting("features")]
-    if chosen:
+    if isinstance(chosen, list) and chosen and all(isinstance(f, str) for f in chosen):
         change(features=tuple(chosen))
 
 
@@ -246,12 +276,17 @@ def layers_widget() -> None:
 
 
 def _copy_layer_count() -> None:
-    count = st.session_state[keys.train_setting("layers")]
+    count = selection.index_in(st.session_state[keys.train_setting("layers")],
+                               choices.MAX_HIDDEN_LAYERS + 1)
+    if count is None:
+        return
     hidden = settings().hidden
     change(hidden=(hidden + (4,) * count)[:count])
 
 
 def _copy_units(i: int) -> None:
     hidden = list(settings().hidden)
-    hidden[i] = st.session_state[keys.train_setting(f"units_{i}")]
-    change(hidden=tuple(hidden))
+    units = selection.whole_number(st.session_state[keys.train_setting(f"units_{i}")])
+    if units is not None and i < len(hidden):
+        hidden[i] = units
+        change(hidden=tuple(hidden))
