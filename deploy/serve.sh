@@ -7,7 +7,10 @@
 #
 # Environment: HOST (default 127.0.0.1; 0.0.0.0 to serve the network), BASE_PORT (replicas listen
 # on BASE_PORT+1 ... BASE_PORT+K, default 8500), PYTHON (default .venv/bin/python), RUN_DIR
-# (default a new folder under /tmp: logs, nginx.conf, `pids`).
+# (default a new folder under /tmp: logs, nginx.conf, `pids`, upstream.log), ALLOWED_HOSTS (the
+# names the class reaches the app by, space-separated, such as "class.example.org": Streamlit
+# refuses a websocket whose Host is another, against DNS rebinding; default "127.0.0.1 localhost"
+# while HOST is 127.0.0.1, and any name otherwise, with a warning).
 set -euo pipefail
 K=${1:-2}
 PORT=${2:-8080}
@@ -18,6 +21,12 @@ PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
 RUN=${RUN_DIR:-$(mktemp -d /tmp/autograd-playground.XXXXXX)}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 mkdir -p "$RUN/tmp"
+if [ -z "${ALLOWED_HOSTS:-}" ] && [ "$HOST" = 127.0.0.1 ]; then
+  ALLOWED_HOSTS="127.0.0.1 localhost"
+fi
+hosts=()
+for name in ${ALLOWED_HOSTS:-}; do hosts+=(--server.allowedHosts "$name"); done
+[ ${#hosts[@]} -gt 0 ] || echo "warning: ALLOWED_HOSTS is not set, so any Host name is accepted" >&2
 
 pids=()
 STATIC=""
@@ -44,7 +53,7 @@ for i in $(seq 1 "$K"); do
   # One BLAS thread each: K replicas on K cores, not K times the cores in spinning threads.
   (cd "$ROOT" && OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 exec "$PYTHON" -m streamlit run \
     streamlit_app.py --server.port "$port" --server.address 127.0.0.1 --server.headless true \
-    >"$RUN/replica-$i.log" 2>&1) &
+    ${hosts[@]+"${hosts[@]}"} >"$RUN/replica-$i.log" 2>&1) &
   pids+=($!)
   upstreams="$upstreams        server 127.0.0.1:$port max_fails=0;\n"
 done
@@ -57,6 +66,17 @@ for i in $(seq 1 "$K"); do
   done
 done
 
+# The Content-Security-Policy allows the inline script of Streamlit's page by its hash, read from
+# the page a replica serves (so it follows Streamlit's version).
+hashes=$("$PYTHON" - "http://127.0.0.1:$((BASE_PORT + 1))/" <<'PY'
+import base64, hashlib, re, sys, urllib.request
+page = urllib.request.urlopen(sys.argv[1], timeout=30).read().decode("utf-8")
+scripts = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", page, re.S)
+print(" ".join("'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest())
+               .decode() for s in scripts))
+PY
+)
+sed -e "s|@SCRIPT_HASHES@|$hashes|" "$ROOT/deploy/security-headers.conf" >"$RUN/security-headers.conf"
 sed -e "s|@RUN@|$RUN|g" -e "s|@STATIC@|$STATIC|g" -e "s|@HOST@|$HOST|g" -e "s|@PORT@|$PORT|g" \
   -e "s|@UPSTREAMS@|$(printf '%b' "$upstreams" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n/\\n/g')|" \
   "$ROOT/deploy/nginx.conf.template" >"$RUN/nginx.conf"
