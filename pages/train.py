@@ -19,7 +19,8 @@ running = training.running()
 st.title("Train")
 st.caption("A small network learns a 2-D data set on this project's engine, as in TensorFlow "
            "Playground: every neuron's picture, the weights, the losses, each layer's gradient. "
-           "Pause at any step and open one sample's computation graph with the real weights.")
+           "Pause at any step and open one sample's computation graph with the real weights. "
+           "The data, the network and the training settings are in the sidebar.")
 
 controls = st.container(horizontal=True, vertical_alignment="bottom")
 controls.button("Pause" if running else "Start", key=keys.TRAIN_PLAY,
@@ -44,8 +45,7 @@ controls.download_button("Weights", data=trainer.weights_npz, file_name="weights
                          help="The current weights and biases as a NumPy .npz file "
                               "(np.load reads it).")
 
-setup, live_area = st.columns([1, 3.2], gap="medium")
-with setup:
+with st.sidebar:  # the Train page's sidebar holds its settings, and only those (frame.OWN_SIDEBAR)
     st.subheader("Data", divider="gray")
     training.setting(st.selectbox, "dataset", "Data set", options=list(choices.DATASETS),
                      format_func=choices.DATASETS.get)
@@ -169,5 +169,4 @@ def live() -> None:
         training.report_update(started)
 
 
-with live_area:
-    live()
+live()

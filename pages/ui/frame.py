@@ -41,6 +41,10 @@ PAGES = (  # (file in PAGE_DIR, title, icon); the first one is the default page 
 URL_PATHS = {"classroom.py": "class"}
 """Pages whose address is not their file's name (the others: build is "/", graph "/graph")."""
 
+OWN_SIDEBAR = ("train",)
+"""Pages (by url path) whose sidebar holds their own settings instead of the graph's controls:
+the Train page trains a network of its own and has no use for presets, undo or the drawing."""
+
 _IN_FRAME: ContextVar[bool] = ContextVar("autograd_playground_in_frame", default=False)
 
 
@@ -113,6 +117,7 @@ def _draw() -> st.Page:
     chosen = navigation()
     session.ensure_state()
     session.sync_url()
-    sidebar.render()
+    if chosen.url_path not in OWN_SIDEBAR:
+        sidebar.render()
     notes.show_notices()
     return chosen

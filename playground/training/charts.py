@@ -8,6 +8,8 @@ differ in dash or lightness, never in hue alone.
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
 from .datasets import DOMAIN
@@ -15,49 +17,49 @@ from .pictures import NetworkPicture
 
 ORANGE, ZERO, BLUE = "#f59322", "#e8eaeb", "#0877bd"
 LIGHT_ORANGE, LIGHT_BLUE = "#f9bf7c", "#74aed6"
-"""The same two colours mixed with white, for the plane under the points."""
+"""The same two colours mixed with white, for the plane under the points (``pictures`` colours
+the heat-map images with these same six colours)."""
 DIVERGING = {"domain": [-1, 0, 1], "range": [ORANGE, ZERO, BLUE], "clamp": True,
              "interpolate": "rgb"}
 """The colour scale of every heat map, point and weight: [-1, 1] through 0, mixed in RGB (Vega's
 default, HCL, passes through green on the way from orange to blue)."""
 PICK = "pick"
 """The name of the point selection on the data points (what a click chooses)."""
-LABEL_WIDTH = 56
-"""Pixels left of the network picture for the layer names."""
-LABEL_HEIGHT = 16
-"""Pixels above the network picture for the input features' names."""
-OVERLAP = 1.05
-"""Heat-map cells are drawn this much bigger than their spacing, so no hairline of background
-shows between neighbours (anti-aliasing would draw one)."""
+LABEL_AXIS = {"title": None, "grid": False, "ticks": False, "domain": False,
+              "labelOverlap": False, "labelFlush": False, "labelBound": False,
+              "labelFontSize": 12, "labelPadding": 4}
+"""The network picture's names (layers at the left, input features on top) are axis labels, so
+they take the theme's text colour: readable on the dark theme as on the light one."""
 BOUNDARY_SIZE = 270
 """Pixels of each side of the plane (axes and legend come on top)."""
 LINE_HEIGHT = 170
 
 
-def boundary(grid: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
+def boundary(plane: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
              regression: bool) -> dict:
-    """The output over the plane as a heat map, with the data points on top (test points
-    ringed in black), the chosen point circled, and a click selecting a point."""
-    cell = 2 * DOMAIN / round(len(grid) ** 0.5)
+    """The output over the plane as a heat-map image (``pictures.boundary_frame``), with the
+    data points on top (test points ringed in black), the chosen point circled, and a click
+    selecting a point."""
     axis = {"scale": {"domain": [-DOMAIN, DOMAIN], "nice": False}, "type": "quantitative"}
     what = "value" if regression else "class"
     return {
         "width": BOUNDARY_SIZE, "height": BOUNDARY_SIZE, "autosize": {"type": "pad"},
         "usermeta": {"embedOptions": {"renderer": "svg"}},  # each point an element to click
-        "datasets": {"grid": grid, "points": points, "chosen": chosen},
+        "datasets": {"plane": plane, "points": points, "chosen": chosen},
         "layer": [
-            {"data": {"name": "grid"}, "mark": {"type": "rect"},
-             "transform": _cell_corners(cell * OVERLAP),
-             "encoding": {"x": {"field": "x", "title": "x₁", **axis}, "x2": {"field": "x2"},
-                          "y": {"field": "y", "title": "x₂", **axis}, "y2": {"field": "y2"},
-                          "fill": {**_diverging("v"), "scale": {
-                              **DIVERGING, "range": [LIGHT_ORANGE, ZERO, LIGHT_BLUE]}}}},
+            {"data": {"name": "plane"},
+             "mark": {"type": "image", "width": BOUNDARY_SIZE, "height": BOUNDARY_SIZE,
+                      "align": "left", "baseline": "top", "aspect": False},
+             "encoding": {"x": {"field": "x", "title": "x₁", **axis},
+                          "y": {"field": "y", "title": "x₂", **axis},
+                          "url": {"field": "image", "type": "nominal"}}},
             {"data": {"name": "points"},
              "mark": {"type": "circle", "size": 40, "opacity": 1, "strokeWidth": 1,
                       "cursor": "pointer"},
              "params": [{"name": PICK, "select": {"type": "point", "fields": ["split", "index"],
                                                    "on": "click"}}],
-             "encoding": {"x": {"field": "x", **axis}, "y": {"field": "y", **axis},
+             "encoding": {"x": {"field": "x", "title": "x₁", **axis},
+                          "y": {"field": "y", "title": "x₂", **axis},
                           "color": _diverging("v"),
                           "stroke": {"field": "split", "type": "nominal",
                                      "scale": {"domain": ["train", "test"],
@@ -70,31 +72,38 @@ def boundary(grid: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
             {"data": {"name": "chosen"},
              "mark": {"type": "point", "size": 260, "filled": False, "strokeWidth": 2.5,
                       "color": "#111111"},
-             "encoding": {"x": {"field": "x", **axis}, "y": {"field": "y", **axis}}},
+             "encoding": {"x": {"field": "x", "title": "x₁", **axis},
+                          "y": {"field": "y", "title": "x₂", **axis}}},
         ],
     }
 
 
 def network(picture: NetworkPicture) -> dict:
-    """Every neuron's heat map in rows of tiles, one row per layer, and the weights as edges
-    whose width is the weight's size and whose colour its sign.
+    """Every neuron's heat map as an image tile, one row of tiles per layer, and the weights as
+    edges whose width is the weight's size and whose colour its sign; the layers' names at the
+    left and the input features' names on top are axis labels.
 
     The spec depends on the architecture only, never on the weights, so while training the
     browser swaps the data of the chart it has instead of building a new one (as for every chart
     here)."""
     lay = picture.layout
-    x = {"type": "quantitative", "axis": None,
-         "scale": {"domain": [-LABEL_WIDTH, lay.width], "nice": False, "zero": False}}
-    y = {"type": "quantitative", "axis": None,
-         "scale": {"domain": [-LABEL_HEIGHT, lay.height], "nice": False, "zero": False,
-                   "reverse": True}}
-    cell = lay.tile / lay.cells
     inputs = picture.tiles.iloc[: int((picture.tiles["y"] == 0).sum())]
+    x = {"type": "quantitative", "title": None,
+         "scale": {"domain": [0, lay.width], "nice": False, "zero": False},
+         "axis": {**LABEL_AXIS, "orient": "top",
+                  "values": [round(v + lay.tile / 2, 2) for v in inputs["x"]],
+                  "labelExpr": _label_expr(zip((v + lay.tile / 2 for v in inputs["x"]),
+                                               inputs["name"]))}}
+    y = {"type": "quantitative", "title": None,
+         "scale": {"domain": [0, lay.height], "nice": False, "zero": False, "reverse": True},
+         "axis": {**LABEL_AXIS, "orient": "left", "values": [round(v, 2) for v in
+                                                              picture.rows["y"]],
+                  "labelExpr": _label_expr(zip(picture.rows["y"], picture.rows["text"]))}}
     return {
-        "width": lay.width + LABEL_WIDTH, "height": lay.height + LABEL_HEIGHT,
+        "width": lay.width, "height": lay.height, "autosize": {"type": "pad"},
+        "usermeta": {"embedOptions": {"renderer": "svg"}},  # few marks; labels are elements
         "view": {"stroke": None},
-        "datasets": {"cells": picture.cells, "tiles": picture.tiles, "edges": picture.edges,
-                     "rows": picture.rows, "inputs": inputs},
+        "datasets": {"tiles": picture.tiles, "edges": picture.edges},
         "layer": [
             {"data": {"name": "edges"}, "mark": {"type": "rule", "strokeCap": "round"},
              "encoding": {"x": {"field": "x", **x}, "y": {"field": "y", **y},
@@ -105,11 +114,11 @@ def network(picture: NetworkPicture) -> dict:
                                           "legend": None},
                           "tooltip": [{"field": "name", "title": "weight"},
                                       {"field": "w", "title": "value", "format": ".4g"}]}},
-            {"data": {"name": "cells"}, "mark": {"type": "rect"},
-             "transform": _cell_corners(cell * OVERLAP),
+            {"data": {"name": "tiles"},
+             "mark": {"type": "image", "width": lay.tile, "height": lay.tile,
+                      "align": "left", "baseline": "top", "aspect": False},
              "encoding": {"x": {"field": "x", **x}, "y": {"field": "y", **y},
-                          "x2": {"field": "x2"}, "y2": {"field": "y2"},
-                          "color": _diverging("v")}},
+                          "url": {"field": "image", "type": "nominal"}}},
             {"data": {"name": "tiles"},
              "mark": {"type": "rect", "fillOpacity": 0, "stroke": "#6b7280",
                       "strokeWidth": 0.75},
@@ -118,33 +127,42 @@ def network(picture: NetworkPicture) -> dict:
                           "x2": {"field": "x2"}, "y2": {"field": "y2"},
                           "tooltip": [{"field": "name", "title": "neuron"},
                                       {"field": "what", "title": "is"}]}},
-            {"data": {"name": "inputs"},
-             "mark": {"type": "text", "baseline": "bottom", "dy": -3, "fontSize": 12},
-             "transform": [{"calculate": f"datum.x + {lay.tile / 2}", "as": "mid"}],
-             "encoding": {"x": {"field": "mid", **x}, "y": {"field": "y", **y},
-                          "text": {"field": "name"}}},
-            {"data": {"name": "rows"},
-             "mark": {"type": "text", "align": "right", "dx": -6, "fontSize": 12},
-             "encoding": {"x": {"datum": 0, **x}, "y": {"field": "y", **y},
-                          "text": {"field": "text"}}},
         ],
     }
 
 
+def _label_expr(labels) -> str:
+    """A Vega expression naming each of the axis values (positions in pixels)."""
+    expr = "''"
+    for position, text in reversed(list(labels)):
+        name = json.dumps(str(text), ensure_ascii=False)
+        expr = f"abs(datum.value - {position:.2f}) < 0.5 ? {name} : {expr}"
+    return expr
+
+
 def loss(frame: pd.DataFrame) -> dict:
-    """Training and test loss against the step."""
-    return _lines(frame, "loss", {"type": "linear", "zero": True})
+    """Training and test loss against the step, from 0 up with a few round ticks."""
+    return _lines(frame, "loss", {"type": "linear", "zero": True, "nice": True},
+                  value_format=".2~f")
 
 
 def accuracy(frame: pd.DataFrame) -> dict:
-    """Training and test accuracy against the step."""
-    return _lines(frame, "accuracy", {"domain": [0, 1]}, value_format="%")
+    """Training and test accuracy against the step, 0 % to 100 %."""
+    spec = _lines(frame, "accuracy", {"domain": [0, 1]}, value_format=".0%")
+    spec["encoding"]["y"]["axis"]["values"] = [0, 0.25, 0.5, 0.75, 1]
+    return spec
 
 
 def gradient_norms(frame: pd.DataFrame) -> dict:
     """Each layer's weight-gradient norm against the step, on a log scale: stacked sigmoids
-    show the first layers' norms falling decades below the last one's."""
-    spec = _lines(frame, "gradient norm (log scale)", {"type": "log"}, value_format="~e")
+    show the first layers' norms falling decades below the last one's. Ticks only at powers of
+    ten, written as such (1e-3, 0.01, 0.1, 1, 10), so none overprint."""
+    spec = _lines(frame, "gradient norm (log)", {"type": "log"}, value_format=".1~g")
+    spec["encoding"]["y"]["axis"].update({
+        "labelExpr": "abs(log(datum.value) / LN10 - round(log(datum.value) / LN10)) < 1e-6 "
+                     "? (datum.value >= 0.01 && datum.value <= 100 ? format(datum.value, '~g') "
+                     ": format(datum.value, '.0e')) : ''",
+        "tickCount": 4, "grid": True})
     spec["encoding"]["color"] = {"field": "series", "type": "ordinal", "title": None,
                                  "scale": {"scheme": "viridis"},
                                  "legend": {"orient": "bottom", "columns": 3}}
@@ -153,16 +171,21 @@ def gradient_norms(frame: pd.DataFrame) -> dict:
 
 
 def _lines(frame: pd.DataFrame, title: str, scale: dict, value_format: str = ".3g") -> dict:
-    """Lines of ``value`` against ``step`` per ``series`` (train dashed grey, test solid blue)."""
+    """Lines of ``value`` against ``step`` per ``series`` (train dashed grey, test solid blue).
+    The step axis starts at 0 and spans at least 10 steps, so a fresh network's single record
+    still has a readable axis; its labels are whole numbers (1k for 1,000)."""
     return {
         "height": LINE_HEIGHT,
+        "usermeta": {"embedOptions": {"renderer": "svg"}},  # a few paths; labels are elements
         "data": {"name": "history"},
         "datasets": {"history": frame},
-        "mark": {"type": "line", "strokeWidth": 2, "interpolate": "monotone"},
+        "mark": {"type": "line", "strokeWidth": 2, "interpolate": "monotone", "point": False},
         "encoding": {
-            "x": {"field": "step", "type": "quantitative", "title": "step"},
+            "x": {"field": "step", "type": "quantitative", "title": "step",
+                  "scale": {"domain": {"unionWith": [0, 10]}, "nice": True},
+                  "axis": {"format": "~s", "tickMinStep": 1, "tickCount": 4}},
             "y": {"field": "value", "type": "quantitative", "title": title, "scale": scale,
-                  "axis": {"format": value_format}},
+                  "axis": {"format": value_format, "tickCount": 4}},
             "color": {"field": "series", "type": "nominal", "title": None,
                       "scale": {"domain": ["train", "test"], "range": ["#6b7280", BLUE]},
                       "legend": {"orient": "bottom"}},

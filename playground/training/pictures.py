@@ -1,12 +1,18 @@
 """The numbers behind the Train page's pictures, as pandas tables (``charts`` draws them).
 
-Heat maps are tables of cells (lower-left corner and value in [-1, 1]); the network is a table of
-neuron tiles and a table of edges, laid out in pixels with one row per layer; the history is one
-table per chart, in long form (step, series, value).
+Heat maps are small PNG images (``heat_image``: values in [-1, 1] coloured orange, grey, blue),
+one per neuron tile and one for the plane, sent as data URLs: the browser draws a few images
+instead of thousands of rectangles (the rectangles kept a laptop's browser busy for 0.3 s per
+update, so clicks waited; ``benchmarks/train_clicks.py``). The network is a table of neuron
+tiles (with their images) and a table of edges, laid out in pixels with one row per layer; the
+history is one table per chart, in long form (step, series, value).
 """
 
 from __future__ import annotations
 
+import base64
+import struct
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +24,7 @@ from .trainer import Trainer
 
 BOUNDARY_RESOLUTION = 50
 """Cells along each side of the decision-boundary heat map."""
-NETWORK_WIDTH = 320
+NETWORK_WIDTH = 300
 """Pixels the widest layer of the network picture takes at most."""
 TILE_GAP = 0.2
 """Gap between neighbouring tiles, as a fraction of a tile."""
@@ -28,6 +34,10 @@ TILE_PIXELS = (18, 60)
 """Smallest and largest tile."""
 TILE_CELLS = (12, 16)
 """Cells along each side of a neuron's tile: the first for wide layers, the second otherwise."""
+ORANGE, ZERO, BLUE = (245, 147, 34), (232, 234, 235), (8, 119, 189)
+"""TensorFlow Playground's diverging pair and the grey at zero (``charts`` names them in hex)."""
+LIGHT_ORANGE, LIGHT_BLUE = (249, 191, 124), (116, 174, 214)
+"""The same two colours mixed with white, for the plane under the points."""
 
 
 @dataclass(frozen=True)
@@ -59,14 +69,48 @@ def signed(values: np.ndarray, regression: bool) -> np.ndarray:
     return np.clip(values if regression else 2 * values - 1, -1, 1)
 
 
-def boundary_frame(trainer: Trainer, resolution: int = BOUNDARY_RESOLUTION) -> pd.DataFrame:
-    """The output over the plane: one cell per row, lower-left corner (x, y) and value v."""
+def heat_colours(values: np.ndarray, light: bool = False) -> np.ndarray:
+    """RGB bytes of ``values`` on the diverging scale: -1 orange, 0 grey, 1 blue, mixed in RGB
+    and clamped (as ``charts.DIVERGING``); NaN is drawn grey. Shape ``values.shape + (3,)``."""
+    low, high = (LIGHT_ORANGE, LIGHT_BLUE) if light else (ORANGE, BLUE)
+    v = np.clip(np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0), -1, 1)[..., None]
+    zero = np.array(ZERO, dtype=np.float64)
+    side = np.where(v < 0, np.array(low, dtype=np.float64), np.array(high, dtype=np.float64))
+    return np.rint(zero + np.abs(v) * (side - zero)).astype(np.uint8)
+
+
+def png_data_url(rgb: np.ndarray) -> str:
+    """An RGB image (rows from the top, uint8) as a ``data:image/png;base64,...`` URL."""
+    height, width, _ = rgb.shape
+    rows = np.concatenate([np.zeros((height, 1), np.uint8), rgb.reshape(height, -1)], axis=1)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    png = (b"\x89PNG\r\n\x1a\n"
+           + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress(rows.tobytes(), 6)) + chunk(b"IEND", b""))
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def heat_image(values: np.ndarray, light: bool = False) -> str:
+    """A square grid of values in [-1, 1] (rows from the top) as a PNG data URL."""
+    return png_data_url(heat_colours(values, light))
+
+
+def boundary_values(trainer: Trainer, resolution: int = BOUNDARY_RESOLUTION) -> np.ndarray:
+    """The output over the plane on the colour scale, ``resolution`` cells a side, rows from the
+    top (x₂ = 6) and columns from the left (x₁ = -6)."""
     centres = datasets.grid(resolution)
     out = trainer.predict(datasets.features(centres, trainer.settings.features))[:, 0]
-    half = datasets.DOMAIN / resolution
-    return pd.DataFrame({"x": (centres[:, 0] - half).astype(np.float32),
-                         "y": (centres[:, 1] - half).astype(np.float32),
-                         "v": signed(out, trainer.settings.regression).astype(np.float32)})
+    return signed(out, trainer.settings.regression).reshape(resolution, resolution)
+
+
+def boundary_frame(trainer: Trainer, resolution: int = BOUNDARY_RESOLUTION) -> pd.DataFrame:
+    """The plane's picture: one row, its top-left corner (x, y) in data units and its image."""
+    return pd.DataFrame({"x": [-datasets.DOMAIN], "y": [datasets.DOMAIN],
+                         "image": [heat_image(boundary_values(trainer, resolution), light=True)]})
 
 
 def points_frame(trainer: Trainer, show_test: bool) -> pd.DataFrame:
@@ -85,12 +129,12 @@ def points_frame(trainer: Trainer, show_test: bool) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class NetworkPicture:
-    """The network picture's tables and layout: ``cells`` of every neuron's heat map (x, y, v),
-    one row of ``tiles`` per neuron (x, y, name, what), one row of ``edges`` per weight (from
-    x, y to x2, y2; weight w, its size relative to the largest weight, and its name) and one
-    label per layer in ``rows``."""
+    """The network picture's tables and layout: one row of ``tiles`` per neuron (x, y, name,
+    what, and its heat map as a PNG data URL ``image``), one row of ``edges`` per weight (from
+    x, y to x2, y2; weight w, its size relative to the largest weight, and its name), one label
+    per layer in ``rows``, and ``heat``, each tile's values (cells by cells, rows from the top)."""
 
-    cells: pd.DataFrame
+    heat: tuple[np.ndarray, ...]
     tiles: pd.DataFrame
     edges: pd.DataFrame
     rows: pd.DataFrame
@@ -109,10 +153,7 @@ def network_picture(trainer: Trainer) -> NetworkPicture:
     lay = layout(sizes)
     centres = datasets.grid(lay.cells)
     outputs = trainer.activations(datasets.features(centres, settings.features))
-    cell = lay.tile / lay.cells
-    col = np.tile(np.arange(lay.cells), lay.cells) * cell
-    row = np.repeat(np.arange(lay.cells), lay.cells) * cell
-    cells, tiles = [], []
+    heat, tiles = [], []
     names = [[FEATURES[f] for f in settings.features]]
     names += [[f"h{k}[{u}]" for u in range(n)] for k, n in enumerate(settings.hidden, 1)]
     names += [["output"]]
@@ -124,10 +165,10 @@ def network_picture(trainer: Trainer) -> NetworkPicture:
             values = values / np.maximum(np.abs(values).max(axis=0), 1e-12)
         top = r * lay.row_step
         for u in range(values.shape[1]):
-            cells.append(np.stack([lefts[r][u] + col, top + row, values[:, u]], axis=1))
-            tiles.append((lefts[r][u], top, names[r][u], _what(trainer, r, u)))
-    cell_frame = pd.DataFrame(np.concatenate(cells).astype(np.float32), columns=["x", "y", "v"])
-    tile_frame = pd.DataFrame(tiles, columns=["x", "y", "name", "what"])
+            heat.append(values[:, u].reshape(lay.cells, lay.cells))
+            tiles.append((lefts[r][u], top, names[r][u], _what(trainer, r, u),
+                          heat_image(heat[-1])))
+    tile_frame = pd.DataFrame(tiles, columns=["x", "y", "name", "what", "image"])
     edges = []
     for k, layer in enumerate(trainer.layers):
         weights = layer.weight.data
@@ -142,7 +183,7 @@ def network_picture(trainer: Trainer) -> NetworkPicture:
     labels = ["inputs", *(f"layer {k}" for k in range(1, len(sizes) - 1)), "output"]
     rows = pd.DataFrame({"y": np.arange(len(sizes)) * lay.row_step + lay.tile / 2,
                          "text": labels})
-    return NetworkPicture(cell_frame, tile_frame, edge_frame, rows, lay)
+    return NetworkPicture(tuple(heat), tile_frame, edge_frame, rows, lay)
 
 
 def _lefts(n: int, lay: NetworkLayout) -> np.ndarray:

@@ -1,6 +1,9 @@
 """The Train page's pictures: their tables and their Vega-Lite specs."""
 
+import base64
 import json
+import struct
+import zlib
 
 import numpy as np
 import pandas as pd
@@ -26,13 +29,44 @@ def all_specs(trainer: Trainer) -> list[dict]:
     ]
 
 
+def png_pixels(url: str) -> np.ndarray:
+    """The RGB pixels of a PNG data URL as ``pictures.png_data_url`` writes it (8-bit RGB, one
+    IDAT chunk, filter 0 on every row)."""
+    prefix = "data:image/png;base64,"
+    assert url.startswith(prefix)
+    png = base64.b64decode(url[len(prefix):])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])
+    size = struct.unpack(">I", png[33:37])[0]
+    assert png[37:41] == b"IDAT"
+    rows = np.frombuffer(zlib.decompress(png[41:41 + size]), np.uint8).reshape(height, -1)
+    assert (rows[:, 0] == 0).all()
+    return rows[:, 1:].reshape(height, width, 3)
+
+
 def test_the_boundary_covers_the_plane_on_the_colour_scale():
     trainer = Trainer(TrainSettings())
-    grid = pictures.boundary_frame(trainer, resolution=10)
-    assert len(grid) == 100 and grid["v"].between(-1, 1).all()
-    assert grid["x"].min() == -6 and grid["y"].min() == -6
-    probability = trainer.predict(np.array([[grid["x"][0] + 0.6, grid["y"][0] + 0.6]]))[0, 0]
-    assert grid["v"][0] == pytest.approx(2 * probability - 1, abs=1e-6)
+    values = pictures.boundary_values(trainer, resolution=10)
+    assert values.shape == (10, 10) and ((values >= -1) & (values <= 1)).all()
+    top_left = trainer.predict(np.array([[-5.4, 5.4]]))[0, 0]  # the first cell's centre
+    assert values[0, 0] == pytest.approx(2 * top_left - 1, abs=1e-6)
+    plane = pictures.boundary_frame(trainer, resolution=10)
+    assert plane[["x", "y"]].values.tolist() == [[-6, 6]]  # the image's top-left corner
+    pixels = png_pixels(plane["image"][0])
+    assert pixels.shape == (10, 10, 3)
+    assert (pixels == pictures.heat_colours(values, light=True)).all()
+
+
+def test_heat_colours_run_from_orange_through_grey_to_blue():
+    colours = pictures.heat_colours(np.array([-1, -0.5, 0, 1, 7, np.nan]))
+    assert [tuple(c) for c in colours] == [
+        pictures.ORANGE, (238, 190, 134), pictures.ZERO, pictures.BLUE, pictures.BLUE,
+        pictures.ZERO]
+    hex_of = "#{:02x}{:02x}{:02x}".format
+    assert [hex_of(*c) for c in (pictures.ORANGE, pictures.ZERO, pictures.BLUE)] == \
+        charts.DIVERGING["range"]
+    assert [hex_of(*c) for c in (pictures.LIGHT_ORANGE, pictures.LIGHT_BLUE)] == [
+        charts.LIGHT_ORANGE, charts.LIGHT_BLUE]
 
 
 def test_points_carry_their_set_and_index_so_a_click_names_one():
@@ -50,13 +84,37 @@ def test_the_network_has_a_tile_per_neuron_and_an_edge_per_weight(features, hidd
     trainer = Trainer(TrainSettings(features=features, hidden=hidden))
     picture = pictures.network_picture(trainer)
     sizes = [len(features), *hidden, 1]
-    assert len(picture.tiles) == sum(sizes)
-    assert len(picture.cells) == sum(sizes) * picture.layout.cells ** 2
+    cells = picture.layout.cells
+    assert len(picture.tiles) == len(picture.heat) == sum(sizes)
+    assert all(h.shape == (cells, cells) and (np.abs(h) <= 1).all() for h in picture.heat)
+    assert all(png_pixels(url).shape == (cells, cells, 3) for url in picture.tiles["image"])
     assert len(picture.edges) == sum(a * b for a, b in zip(sizes, sizes[1:]))
-    assert picture.cells["v"].between(-1, 1).all() and picture.edges["size"].max() == 1
+    assert picture.edges["size"].max() == 1
     assert len(picture.rows) == len(sizes)
     assert picture.tiles["x"].min() >= 0
     assert picture.tiles["x"].max() + picture.layout.tile <= picture.layout.width + 1e-9
+
+
+def test_a_hidden_tile_is_its_neuron_over_the_plane_scaled_to_its_largest_value():
+    trainer = Trainer(TrainSettings(hidden=(3,)))
+    picture = pictures.network_picture(trainer)
+    cells = picture.layout.cells
+    grid = pictures.datasets.grid(cells)
+    hidden = trainer.activations(grid)[1][:, 1].reshape(cells, cells)
+    assert np.allclose(picture.heat[2 + 1], hidden / np.abs(hidden).max())
+    assert picture.tiles["name"][3] == "h1[1]"
+
+
+def test_the_network_names_its_layers_and_inputs_with_axis_labels_the_theme_colours():
+    trainer = Trainer(TrainSettings(features=("x1", "x2", "sinx1"), hidden=(4,)))
+    spec = charts.network(pictures.network_picture(trainer))
+    assert not any(layer["mark"]["type"] == "text" for layer in spec["layer"])
+    x_axis = spec["layer"][0]["encoding"]["x"]["axis"]
+    y_axis = spec["layer"][0]["encoding"]["y"]["axis"]
+    assert x_axis["orient"] == "top" and len(x_axis["values"]) == 3
+    assert '"sin x₁"' in x_axis["labelExpr"]
+    assert len(y_axis["values"]) == 3 and '"layer 1"' in y_axis["labelExpr"]
+    assert "labelColor" not in x_axis and "labelColor" not in y_axis
 
 
 def test_an_edge_shows_its_weight():
