@@ -84,10 +84,12 @@ _JOIN = "\u2060"
 """A word joiner: invisible, and no word or punctuation character. Backslash escapes act while
 Markdown is parsed, but GitHub's autolink literals (``http://``, ``www.``, ``a@b.c``) are found
 again afterwards in the parsed text, and so are Streamlit's ``:emoji:`` and ``:streamlit:``
-shortcodes and its typographic arrows (``->``, ``<=``, ``--``): a word joiner after every colon,
-before every ``@``, between ``www`` and its dot and between two of ``<>=~-`` breaks each."""
+shortcodes and its typographic arrows (``->``, ``<=``, ``--``): a word joiner after a colon that
+a shortcode or a URL could follow (a word character, ``+``, ``-`` or ``/``; "Step 1: next" keeps
+its plain colon), before every ``@``, between ``www`` and its dot and between two of ``<>=~-``
+breaks each."""
 _JOIN_REFERENCE = "&#8288;"
-_JOIN_BEFORE = r"(?<=:)|(?=@)|(?i:(?<=www)(?=\.))|(?<=[<>=~-])(?=[<>=~-])"
+_JOIN_BEFORE = r"(?<=:)(?=[\w+/-])|(?=@)|(?i:(?<=www)(?=\.))|(?<=[<>=~-])(?=[<>=~-])"
 
 
 def one_line(text: object) -> str:

@@ -100,8 +100,14 @@ def test_blanks_that_would_indent_a_code_block_are_character_references():
 def test_a_code_span_holding_a_shortcode_is_shown_escaped_not_as_code():
     """Streamlit turns :material/...: into an icon even in a code span (it rewrites the source
     before parsing) and loads remark-emoji for the whole text when any :name: appears."""
-    assert as_markdown("`:smile:`") == "\\`\\:&#8288;smile\\:&#8288;\\`"
-    assert as_markdown("`:material/home:`") == "\\`\\:&#8288;material\\/home\\:&#8288;\\`"
+    assert as_markdown("`:smile:`") == "\\`\\:&#8288;smile\\:\\`"
+    assert as_markdown("`:material/home:`") == "\\`\\:&#8288;material\\/home\\:\\`"
+
+
+def test_a_colon_before_a_blank_stays_a_plain_colon():
+    """Only a colon a shortcode or a URL could follow gets the word joiner, so the app's own
+    sentences ("Step 1 of 2: backward ...") copy and read as they look."""
+    assert as_markdown("Step 1 of 2: d") == "Step 1 of 2\\: d"
 
 
 def test_a_long_quote_and_a_long_message_are_cut_with_an_ellipsis():
