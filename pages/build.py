@@ -12,8 +12,10 @@ from pages.ui import (
     frame,
     import_form,
     notes,
+    scroll,
 )
 from pages.ui import session as state
+from playground import edits
 
 frame.route_through_entry_script()
 
@@ -31,6 +33,13 @@ if result is None:
             icon=":material/info:")
 else:
     notes.result_notes(result)
+    targets = edits.inputs_used_as_targets(spec)
+    if targets:
+        names = ", ".join(f"`{t}`" for t in targets)
+        st.info(f"{names} {'is an input' if len(targets) == 1 else 'are inputs'}, so backward "
+                "gives it a gradient, though the graph uses it only as a loss's target. For a "
+                "label that should not learn, make it a constant: `y = const([1.0, 0.0])` on "
+                "the Expression tab, or *Constant* in the form.", icon=":material/info:")
     drawing.drawing(spec_json)
 editor_col, legend_col = st.columns([3, 2], gap="large")
 with editor_col:
@@ -46,3 +55,4 @@ with editor_col:
         import_form.draw()
 with legend_col:
     drawing.legend()
+scroll.follow()  # after an edit from the form, up to the changed drawing

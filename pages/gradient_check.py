@@ -5,7 +5,7 @@ import streamlit as st
 from pages.ui import cached, exercise_panel, frame, keys, notes
 from pages.ui import session as state
 from playground import SpecError
-from playground.checks import EPSILONS
+from playground.checks import EPSILONS_ASCENDING
 from playground.errors import as_markdown
 from playground.formatting import number
 
@@ -39,13 +39,15 @@ st.markdown(
     "gradient backward computed. No backward pass is used for the estimate."
 )
 notes.result_notes(result)
-table_col, sweep_col = st.columns([1, 1], gap="large")
+# One column, the table above the sweep: side by side, a 1280-pixel screen cut the metrics
+# ("2.796…") and the table's last column.
+table_col, sweep_col = st.container(), st.container()
 
 with table_col:
     st.session_state[keys.EPS_WIDGET] = st.session_state[keys.EPS]
     eps = st.select_slider(
         "Step ε of the central difference",
-        EPSILONS,
+        EPSILONS_ASCENDING,  # small to large, as the chart's axis below runs
         format_func=lambda e: f"{e:.0e}",  # a power of ten, named as one: 1e-06
         key=keys.EPS_WIDGET,
         on_change=_copy_eps,
@@ -75,7 +77,8 @@ with table_col:
     worst_abs.metric("largest abs. error", number(check["abs_error"].max()))
     worst_rel.metric("largest rel. error", number(check["rel_error"].max()))
     count.metric("elements", len(check))
-    st.dataframe(cached.check_table(spec_json, eps), hide_index=True, column_config=COLUMNS)
+    st.dataframe(cached.check_table(spec_json, eps), hide_index=True, column_config=COLUMNS,
+                 key=state.table_key(keys.CHECK_TABLE))
 
 with sweep_col:
     st.subheader("Error across ε", divider="gray")
@@ -95,4 +98,4 @@ with sweep_col:
         st.caption(f"The worst error over the inputs{note} at each ε. Large ε: the difference "
                    "quotient's truncation error (it shrinks like ε²). Tiny ε: floating-point "
                    "round-off (it grows like 1/ε). For float64 the sweet spot is near 1e-5 to "
-                   "1e-6; the dashed line is the ε chosen on the left.")
+                   "1e-6; the dashed line is the ε chosen above.")

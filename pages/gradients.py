@@ -3,7 +3,7 @@ node in detail with its local derivative in its own names and numbers, and each 
 
 import streamlit as st
 
-from pages.ui import cached, charts, drawing, exercise_panel, frame, keys, notes
+from pages.ui import cached, charts, drawing, exercise_panel, frame, keys, notes, scroll
 from pages.ui import session as state
 from playground import formulas, registry, render
 from playground.errors import as_markdown
@@ -25,18 +25,29 @@ def _default_detail() -> str:
 
 
 def _pick_row() -> None:
-    rows = st.session_state[keys.NODE_TABLE].selection.rows
+    rows = st.session_state[state.table_key(keys.NODE_TABLE)].selection.rows
     if rows:
         st.session_state[keys.DETAIL_NODE] = spec.names[rows[0]]
 
 
 def _pick_name() -> None:
     st.session_state[keys.DETAIL_NODE] = st.session_state[keys.DETAIL_WIDGET]
+    _select_row(st.session_state[keys.DETAIL_NODE])
 
 
 def _pick_drawn(name: str) -> None:
+    """A node clicked in the drawing: its row selected in the table, its detail in sight."""
     if name in spec:
         st.session_state[keys.DETAIL_NODE] = name
+        _select_row(name)
+        scroll.request("detail")
+
+
+def _select_row(name: str) -> None:
+    """Select `name`'s row of the table (its rows are the graph's nodes, in order)."""
+    if name in spec:
+        st.session_state[state.table_key(keys.NODE_TABLE)] = {
+            "selection": {"rows": [spec.names.index(name)], "columns": []}}
 
 
 if st.session_state.get(keys.DETAIL_NODE) not in spec:
@@ -49,7 +60,7 @@ drawing.drawing(spec_json, selected=st.session_state[keys.DETAIL_NODE], on_selec
 st.dataframe(
     table,
     hide_index=True,
-    key=keys.NODE_TABLE,
+    key=state.table_key(keys.NODE_TABLE),
     on_select=_pick_row,
     selection_mode="single-row",
     column_config={
@@ -63,7 +74,7 @@ st.dataframe(
 st.caption("Click a column header to sort; select a row, or a node in the drawing above, to see "
            "that node in detail below.")
 
-detail_col, formula_col = st.columns([3, 2], gap="large")
+detail_col, formula_col = st.container(key=keys.DETAIL_BLOCK).columns([3, 2], gap="large")
 
 with detail_col:
     st.subheader("Node detail", divider="gray")
@@ -108,16 +119,19 @@ with detail_col:
             elements, total = cached.element_table(spec_json, name)
             if total > elements.num_rows:
                 st.caption(f"The first {elements.num_rows:,} of {total:,} elements.")
-            st.dataframe(elements, hide_index=True)
+            st.dataframe(elements, hide_index=True, key=state.table_key(keys.ELEMENT_TABLE))
 
 with formula_col:
     st.subheader("Local derivatives", divider="gray")
     st.caption("Backward multiplies each node's gradient by its op's local derivative and adds "
-               "the product into the operands' gradients (the chain rule).")
+               "the product into the operands' gradients (the chain rule). Each rule names an "
+               "op's operands u, v (x for one operand), whatever the graph calls them.")
     used = dict.fromkeys(n.op for n in result.nodes if n.op)
     for op in used:
         info = registry.get(op)
         nodes = ", ".join(n.name for n in result.nodes if n.op == op)
         st.markdown(f"**{op}** — {info.description} Used by: {nodes}.")
-        st.latex(info.derivative)
-        st.caption(as_markdown(info.sentence))
+        st.latex(formulas.rule(op))
+        st.caption(as_markdown(formulas.rule_sentence(op)))
+
+scroll.follow()  # after a click on the drawing, down to the node's detail

@@ -27,6 +27,9 @@ PASS_RULE = f"|analytic - numeric| <= {ATOL:g} + {RTOL:g} * |numeric|"
 passes one passes the other; a NaN or inf on either side fails."""
 
 EPSILONS = tuple(10.0 ** -k for k in range(1, 11))
+EPSILONS_ASCENDING = tuple(sorted(EPSILONS))
+"""The steps as the Gradient check's slider offers them: small to large, the way the sweep
+chart's axis runs."""
 COLUMNS = ["node", "index", "analytic", "numeric", "abs_error", "rel_error", "passed"]
 
 

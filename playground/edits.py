@@ -82,6 +82,24 @@ def dependents(spec: GraphSpec, name: str) -> tuple[str, ...]:
     return tuple(n.name for n in spec.nodes if n.name in reached and n.name != name)
 
 
+LOSS_TARGETS = ("mse_loss", "cross_entropy", "binary_cross_entropy", "l1_loss", "huber_loss",
+                "smooth_l1_loss", "binary_cross_entropy_with_logits", "nll_loss", "kl_div")
+"""The losses whose second operand is the target (a label), as PyTorch's loss(input, target)."""
+
+
+def inputs_used_as_targets(spec: GraphSpec) -> tuple[str, ...]:
+    """The inputs (leaves that get a gradient) used only as a loss's target: a label typed as
+    ``y = [1.0, 0.0, 0.0]`` becomes an input, differentiated like a weight, where a label is
+    usually a constant (``y = const([1.0, 0.0, 0.0])``). The page says so; the graph stays as
+    typed (a gradient of the target is a fair question too)."""
+    uses: dict[str, set[bool]] = {}
+    for node in spec.nodes:
+        for i, operand in enumerate(node.operands):
+            uses.setdefault(operand, set()).add(node.op in LOSS_TARGETS and i == 1)
+    return tuple(n.name for n in spec.nodes
+                 if n.kind == "input" and uses.get(n.name) == {True})
+
+
 def delete(spec: GraphSpec, name: str, cascade: bool = False) -> GraphSpec:
     """``spec`` without ``name``; with ``cascade=True`` also without every node that uses it."""
     users = dependents(spec, name)

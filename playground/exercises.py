@@ -155,9 +155,39 @@ def check(guess: np.ndarray, answer: np.ndarray) -> bool:
 
 def score(marks: Mapping[str, object], total: int) -> str:
     """``3 of 5 correct``: how many checked guesses are right (marked True), out of all hidden
-    nodes."""
+    nodes; before any guess is checked, no score (a 0 would mark the class wrong before it
+    tried)."""
+    if not marks:
+        return "none yet: type your guesses and press Check"
     right = sum(1 for ok in marks.values() if ok is True)
     return f"{right} of {total} correct"
+
+
+def still_hidden(exercise: Exercise | None, revealed, marks: Mapping[str, object]
+                 ) -> Exercise | None:
+    """The exercise without the nodes revealed or already guessed right (None when nothing is
+    hidden any more: every answer revealed or found, so the closed pages open)."""
+    if exercise is None:
+        return None
+    nodes = tuple(n for n in exercise.nodes if n not in revealed and marks.get(n) is not True)
+    return Exercise(exercise.quantity, nodes, exercise.wrt) if nodes else None
+
+
+def answered(exercise: Exercise | None, revealed, marks: Mapping[str, object]
+             ) -> Exercise | None:
+    """The exercise's nodes revealed or guessed right: shown in the drawing at every step."""
+    if exercise is None:
+        return None
+    nodes = tuple(n for n in exercise.nodes if n in revealed or marks.get(n) is True)
+    return Exercise(exercise.quantity, nodes, exercise.wrt) if nodes else None
+
+
+def next_to_reveal(exercise: Exercise, revealed, marks: Mapping[str, object]) -> str | None:
+    """The answer *Reveal the next answer* shows: the first node guessed wrong (or unreadably),
+    else the first not guessed yet; never one already right or revealed (None: nothing left)."""
+    left = [n for n in exercise.nodes if n not in revealed and marks.get(n) is not True]
+    wrong = [n for n in left if n in marks]
+    return (wrong or left or [None])[0]
 
 
 def answer_text(answer: np.ndarray) -> str:

@@ -91,6 +91,27 @@ _NOT_EXPRESSIONS = {
     ast.YieldFrom: "`yield` is not part of the language",
 }
 
+_TRANSPOSES = ("T", "mT", "transpose", "t")
+"""PyTorch's and NumPy's ways to transpose a tensor by attribute: ``W.T``, ``W.mT``,
+``W.transpose(0, 1)``, ``W.t()``."""
+
+
+def _attribute_hint(node: ast.AST) -> str | None:
+    """For ``W.T`` or ``x.sum()`` (attribute access, which the language does not have): the
+    function call that says the same, ``transpose(W)`` or ``sum(x)``; None for anything else."""
+    if not isinstance(node, ast.Attribute):
+        return None
+    base = ast.unparse(node.value)
+    base = base if len(base) <= 20 else "x"
+    if node.attr in _TRANSPOSES:
+        return (f"attribute access is not allowed; for {base}.{node.attr} write "
+                f"transpose({base}), which reverses the axes as .T does")
+    if node.attr in registry.OPS:
+        return (f"attribute access is not allowed; for {base}.{node.attr}(...) write "
+                f"{node.attr}({base}, ...), the function with the tensor first")
+    return None
+
+
 _NOT_STATEMENTS = {
     ast.Import: "imports are not allowed; every function of the language is already there, "
     "such as tanh, sum and softmax",
@@ -505,7 +526,7 @@ class _Parser:
         if isinstance(node, ast.Subscript):
             return self.subscript(node, name)
         problem = _NOT_EXPRESSIONS.get(type(node), "this is not part of the language")
-        raise self.error(node, problem, quote=True)
+        raise self.error(node, _attribute_hint(node) or problem, quote=True)
 
     def name_reference(self, node: ast.Name) -> str:
         name = node.id
@@ -564,7 +585,7 @@ class _Parser:
         func = node.func
         if not isinstance(func, ast.Name):
             problem = _NOT_EXPRESSIONS.get(type(func), "only functions called by name are allowed")
-            raise self.error(func, problem, quote=True)
+            raise self.error(func, _attribute_hint(func) or problem, quote=True)
         fn = func.id
         if fn == "const":
             value = self.const_argument(node)

@@ -59,6 +59,40 @@ def local_derivative(result: Result, name: str) -> str | None:
     return r"\begin{gathered}" + r" \\ ".join(lines) + r"\end{gathered}"
 
 
+GENERIC_OPERANDS = {"a": "u", "b": "v"}
+"""How the Local derivatives panel renames the registry's generic operands ``a`` and ``b``: a
+graph has its own ``a`` and ``b`` (the classic one does), and a rule in the same letters read as
+if it were about them."""
+
+
+def rule(op: str) -> str:
+    """The op's local derivative as the Local derivatives panel shows it, for any node: the
+    registry's formula with its operands ``a``, ``b`` written ``u``, ``v``."""
+    info = registry.get(op)
+    symbols = info.symbols or DEFAULT_SYMBOLS.get(info.arity or 0, ())
+    names = {s: GENERIC_OPERANDS[s] for s in symbols if s in GENERIC_OPERANDS}
+    if not names:
+        return info.derivative
+    return _SEPARATOR.join(_rename(piece.strip(), names)[0]
+                           for piece in info.derivative.split(_SEPARATOR))
+
+
+_SENTENCE_OPERAND = re.compile(
+    r"(?<![A-Za-z0-9_\\])(?:(?<=nudging )a|a(?! [a-z]{2,})|b)(?![A-Za-z0-9_])")
+"""A standalone ``a`` or ``b`` in an op's sentence that names an operand: ``b``, and ``a``
+unless it is the article before a word ("a whole row"; "nudging a moves" names the operand)."""
+
+
+def rule_sentence(op: str) -> str:
+    """The op's sentence as the Local derivatives panel shows it, in the operand names of
+    `rule` (``u``, ``v``)."""
+    info = registry.get(op)
+    symbols = info.symbols or DEFAULT_SYMBOLS.get(info.arity or 0, ())
+    if not set(symbols) & set(GENERIC_OPERANDS):
+        return info.sentence
+    return _SENTENCE_OPERAND.sub(lambda m: GENERIC_OPERANDS[m.group(0)], info.sentence)
+
+
 def _rename(latex: str, names: dict[str, str]) -> tuple[str, int | None]:
     """``latex`` with every generic symbol replaced by its name (``\\mathit{name}``), and the
     operand position its left side differentiates by (None when it names no operand)."""

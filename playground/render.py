@@ -104,15 +104,18 @@ def formula(n: NodeResult) -> str:
     return f"{n.name} = {n.op}({', '.join(args)})"
 
 
-def tooltip(n: NodeResult, result: Result) -> str:
-    """A node's hover text: its formula, shape, full value and gradient, and any flag."""
+def tooltip(n: NodeResult, result: Result, show: str = "both") -> str:
+    """A node's hover text: its formula, shape, full value and gradient (those `show` shows on
+    the record: "value" hides the gradient while a class predicts it), and any flag."""
     grad = ["none"] if n.grad is None else array_lines(n.grad, TOOLTIP_ELEMENTS)
     if n.name in not_used(result):
         grad = [not_used_text(result)]
     lines = [formula(n) + ("  (the output)" if n.name == result.output else ""),
-             f"shape {shape_text(n.shape)}",
-             *labelled("value", array_lines(n.value, TOOLTIP_ELEMENTS)),
-             *labelled("grad", grad)]
+             f"shape {shape_text(n.shape)}"]
+    if show in ("both", "value"):
+        lines += labelled("value", array_lines(n.value, TOOLTIP_ELEMENTS))
+    if show in ("both", "grad"):
+        lines += labelled("grad", grad)
     if n.flag:
         lines.append("⚠ " + n.flag)
     return "\n".join(lines)
@@ -191,7 +194,7 @@ def to_dot(
                               not_used_text(result) if n.name in unused else None)
         lines.append(f"  {_quote(n.name)} " + _attrs(
             shape="record", label='"' + label + '"',
-            tooltip=_quote(tooltip(n, result)), **_look(_role(n, result, unused))))
+            tooltip=_quote(tooltip(n, result, show)), **_look(_role(n, result, unused))))
         if n.op is None:
             continue
         target = n.name
@@ -207,7 +210,7 @@ def to_dot(
     return "\n".join(lines) + "\n"
 
 
-def _ascii_line(n: NodeResult, result: Result) -> str:
+def _ascii_line(n: NodeResult, result: Result, show: str = "both") -> str:
     head = formula(n) if n.op else n.name
     tags = [n.kind] if n.op is None else []
     if n.name == result.output:
@@ -216,11 +219,14 @@ def _ascii_line(n: NodeResult, result: Result) -> str:
         tags.append("⚠ " + n.flag)
     tail = f"  [{'; '.join(tags)}]" if tags else ""
     grad = "none" if n.grad is None else array_text(n.grad)
-    return f"{head}  {shape_text(n.shape)}  value {array_text(n.value)}  grad {grad}{tail}"
+    numbers = ([f"value {array_text(n.value)}"] if show in ("both", "value") else []) + (
+        [f"grad {grad}"] if show in ("both", "grad") else [])
+    return "  ".join([head, shape_text(n.shape), *numbers]) + tail
 
 
-def to_ascii(result: Result) -> str:
-    """A plain-text tree from the output down to the leaves, one line per node.
+def to_ascii(result: Result, show: str = "both") -> str:
+    """A plain-text tree from the output down to the leaves, one line per node, with the
+    numbers `show` picks (as the drawing's records).
 
     An operation reached a second time (a shared subexpression) is not expanded again; it is
     marked "(see above)". Nodes the output does not depend on are listed after the tree.
@@ -236,7 +242,7 @@ def to_ascii(result: Result) -> str:
         if n.op and name in expanded:
             out.append(f"{prefix}{name} (see above)")
             continue
-        out.append(prefix + _ascii_line(n, result))
+        out.append(prefix + _ascii_line(n, result, show))
         expanded.add(name)
         kids = list(n.operands)
         for i in reversed(range(len(kids))):
@@ -248,7 +254,7 @@ def to_ascii(result: Result) -> str:
     if rest:
         out.append("")
         out.append("not used by the output:")
-        out.extend("  " + _ascii_line(n, result) for n in rest)
+        out.extend("  " + _ascii_line(n, result, show) for n in rest)
     return "\n".join(out) + "\n"
 
 

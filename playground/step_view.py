@@ -56,13 +56,17 @@ def count(result: Result, mode: str, backward: Backward | None = None) -> int:
 
 def view(result: Result, mode: str, k: int, *, backward: Backward | None = None,
          tangents: Tangents | None = None, compact: bool = False,
-         hide: Hide = show_all) -> StepView:
-    """Step ``k`` (clipped to the mode's range) of ``mode`` ("forward", "tangent", "reverse")."""
+         hide: Hide = show_all, answered: Hide = show_all) -> StepView:
+    """Step ``k`` (clipped to the mode's range) of ``mode`` ("forward", "tangent", "reverse").
+
+    ``answered`` names the numbers an exercise has revealed (or a student found): the drawing
+    shows them whatever the step, rather than ``?`` for "not computed yet", which read as if
+    the reveal had not worked."""
     n = count(result, mode, backward)
     k = max(0, min(int(k), n))
     if mode == "reverse":
-        return _reverse(result, backward, k, compact, hide)
-    return _forward(result, mode, k, n, tangents, compact, hide)
+        return _reverse(result, backward, k, compact, hide, answered)
+    return _forward(result, mode, k, n, tangents, compact, hide, answered)
 
 
 def formula_text(n: NodeResult) -> str:
@@ -81,7 +85,7 @@ def sentence(n: NodeResult) -> str:
 # Forward pass and forward mode.
 
 
-def _forward(result, mode, k, n, tangents, compact, hide) -> StepView:
+def _forward(result, mode, k, n, tangents, compact, hide, answered=show_all) -> StepView:
     ops = operations(result)
     done = {x.name for x in result.nodes if x.kind != "op"} | {x.name for x in ops[:k]}
     names = NodeNames(result.output)
@@ -96,7 +100,7 @@ def _forward(result, mode, k, n, tangents, compact, hide) -> StepView:
                 row.append((label, ("none",)))
                 tip.append((label, "none"))
                 continue
-            known = x.name in done and not hide(label, x.name)
+            known = (x.name in done or answered(label, x.name)) and not hide(label, x.name)
             row.append((label, tuple(_lines(array, compact, known))))
             tip.append((label, array if known else None))
         fields[x.name] = tuple(row)
@@ -142,7 +146,7 @@ def _forward(result, mode, k, n, tangents, compact, hide) -> StepView:
 # Reverse mode.
 
 
-def _reverse(result, backward: Backward, k, compact, hide) -> StepView:
+def _reverse(result, backward: Backward, k, compact, hide, answered=show_all) -> StepView:
     n = backward.count
     grads = backward.gradients(k)
     names = NodeNames(result.output)
@@ -156,6 +160,8 @@ def _reverse(result, backward: Backward, k, compact, hide) -> StepView:
                                         ("grad", not_used_text(result))])
             continue
         grad = _grad_lines(x, grads.get(x.name), compact, hide("grad", x.name))
+        if grad == [HIDDEN] and answered("grad", x.name) and x.grad is not None:
+            grad = array_lines(x.grad, COMPACT_NUMBERS if compact else 9)  # revealed: in full
         fields[x.name] = (("value", tuple(value)), ("grad", tuple(grad)))
         g = grads.get(x.name)
         tips[x.name] = _tooltip(x, [

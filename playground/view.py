@@ -35,6 +35,15 @@ FONT_SIZES = (10, 40)
 """Smallest and largest font size of the drawing."""
 LARGE_GRAPH = 60
 """Nodes above which the full (not compact) drawing gets crowded."""
+PAGE_FONT_PX = 16
+"""The page's root font size at the default Font size: .streamlit/config.toml's
+``[theme] baseFontSize``, to which Streamlit sizes all its text (in rem)."""
+SIDEBAR_PX = 300
+"""Streamlit's sidebar width; projector mode widens it with the text, up to a third of the
+window."""
+MAIN_SIDE_PX, MAIN_TOP_PX = 80, 96
+"""Streamlit's padding (5rem, 6rem) around the page on a wide screen: kept as it is in projector
+mode, where the text, not the margins, should grow."""
 
 GRAPH_PARAM = "graph"
 EXERCISE_PARAM = "ex"
@@ -144,6 +153,43 @@ def _echo(value: object) -> str:
     """A refused parameter as the message quotes it: its repr, cut to ECHO_CHARS characters."""
     text = repr(value)
     return text if len(text) <= ECHO_CHARS else text[: ECHO_CHARS - 1] + "…"
+
+
+def page_scale(font_size: int) -> float:
+    """How much the page's own text (captions, sentences, tables, metrics, the sidebar) is
+    enlarged at this Font size: in proportion above the default, so 28 doubles it for a
+    projector; never shrunk below the default, where a small drawing font is for fitting a big
+    graph, not for reading the page closer."""
+    return max(1.0, font_size / Options().font_size)
+
+
+def page_style(font_size: int) -> str:
+    """The stylesheet that enlarges the page's text at this Font size, or "" at the default.
+
+    Streamlit sizes its text, paddings and the dataframe's cells in rem (the dataframe reads the
+    root's font size when it is drawn), so one rule on the root's font size scales them all; the
+    sidebar, whose width Streamlit sets in pixels, widens with it up to a third of the window,
+    and the page's margins keep their size.
+    The drawing has its own font size and fit, in a shadow root: untouched. A fixed text with
+    numbers only, nothing a person typed: ``font_size`` is an allowed Font size or refused.
+    """
+    if not (isinstance(font_size, int) and FONT_SIZES[0] <= font_size <= FONT_SIZES[1]):
+        raise ValueError(f"font size {font_size!r} is not one of {FONT_SIZES[0]}..{FONT_SIZES[1]}")
+    scale = page_scale(font_size)
+    if scale == 1.0:
+        return ""
+    root = round(PAGE_FONT_PX * scale, 2)
+    sidebar = round(SIDEBAR_PX * scale)
+    return ("<style>"
+            f"html:root {{ font-size: {root}px; }}"
+            "section[data-testid='stSidebar'] { "
+            f"width: min({sidebar}px, 33vw) !important; "
+            f"min-width: min({sidebar}px, 33vw) !important; }}"
+            f"@media (min-width: {NARROW_SCREEN}px) {{ "
+            "[data-testid='stMainBlockContainer'] { "
+            f"padding-left: {MAIN_SIDE_PX}px; padding-right: {MAIN_SIDE_PX}px; "
+            f"padding-top: {MAIN_TOP_PX}px; }} }}"
+            "</style>")
 
 
 def share_query(spec: GraphSpec, options: Options) -> dict[str, str]:

@@ -8,7 +8,7 @@ from pages.ui import keys, node_widgets, notes
 from pages.ui import session as state
 from playground import GraphSpec, Node, edits, limits
 from playground.evaluate import Result
-from playground.registry import OPS
+from playground.registry import BY_FAMILY, FAMILY, OPS
 
 KIND_LABELS = {"input": "Input", "const": "Constant", "op": "Operation"}
 LEAF_STEMS = {"input": "x", "const": "c"}  # names of new leaves: x_1, c_1, ...
@@ -42,8 +42,11 @@ def draw(spec: GraphSpec, result: Result | None) -> None:
 def _operation_widgets(spec: GraphSpec, result: Result) -> str:
     """The operation, its local derivative, its operands and attributes; returns the op's name."""
     op = st.selectbox(
-        "Operation", list(OPS), key=keys.ADD_OP,
-        format_func=lambda name: f"{name} — {OPS[name].description}",
+        "Operation", BY_FAMILY, key=keys.ADD_OP,
+        format_func=lambda name: f"{FAMILY[name]} · {name} — {OPS[name].description}",
+        help="Grouped by family (arithmetic, matrix, elementwise, activation, reduction, shape, "
+        "indexing, convolution, layer, loss): type a family or an op's name to narrow the "
+        "list.",
     )
     info = OPS[op]
     st.latex(info.derivative)

@@ -230,9 +230,9 @@ def preset_key_of(spec_json: str) -> str | None:
     )
 
 
-def ascii_drawing(spec_json: str) -> str:
-    return memo().get(("ascii_drawing", spec_json),
-                      lambda: render.to_ascii(evaluate(spec_json)))
+def ascii_drawing(spec_json: str, show: str = "both") -> str:
+    return memo().get(("ascii_drawing", spec_json, show),
+                      lambda: render.to_ascii(evaluate(spec_json), show))
 
 
 # --- download files, made when their button is pressed (off the script thread) -----------------
@@ -269,10 +269,11 @@ def tangents(spec_json: str, wrt: str, element: int) -> steps.Tangents:
 
 
 def step(spec_json: str, mode: str, k: int, wrt: tuple[str, int] | None,
-         hidden: Exercise | None, rankdir: str, font_size: int, compact: bool
-         ) -> tuple[step_view.StepView, str]:
+         hidden: Exercise | None, rankdir: str, font_size: int, compact: bool,
+         answered: Exercise | None = None) -> tuple[step_view.StepView, str]:
     """Step `k` of `mode` and its drawing's DOT source; `wrt` is forward mode's (input,
-    element), `hidden` the numbers an exercise still hides."""
+    element), `hidden` the numbers an exercise still hides, `answered` those it revealed (or a
+    student found), shown at every step."""
 
     def compute() -> tuple[step_view.StepView, str]:
         result = evaluate(spec_json)
@@ -280,12 +281,13 @@ def step(spec_json: str, mode: str, k: int, wrt: tuple[str, int] | None,
             result, mode, k, compact=compact,
             backward=backward_steps(spec_json) if mode == "reverse" else None,
             tangents=tangents(spec_json, *wrt) if mode == "tangent" else None,
-            hide=hidden.hides if hidden else traces.show_all)
+            hide=hidden.hides if hidden else traces.show_all,
+            answered=answered.hides if answered else traces.show_all)
         base = render.to_dot(result, rankdir=rankdir, font_size=font_size, compact=compact)
         return shown, steps_render.overlay_dot(base, result, shown.overlay)
 
-    return memo().get(("step", spec_json, mode, k, wrt, hidden, rankdir, font_size, compact),
-                      compute)
+    return memo().get(("step", spec_json, mode, k, wrt, hidden, rankdir, font_size, compact,
+                       answered), compute)
 
 
 def trace(spec_json: str, mode: str, wrt: tuple[str, int] | None, hidden: Exercise | None

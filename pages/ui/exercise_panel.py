@@ -57,8 +57,15 @@ def teaching_note(spec_json: str, ex: Exercise | None) -> None:
 def panel(spec_json: str, result: Result, ex: Exercise | None) -> None:
     """Set an exercise up (teacher), then guess, check and reveal (students)."""
     st.subheader("Exercise", divider="gray")
-    with st.expander("Set up an exercise (teacher)", expanded=ex is None):
-        _setup(result, ex)
+    # The set-up (with Clear) is for whoever set this exercise up in this browser tab, or for
+    # anyone while none is open: a student who opened the teacher's link never sees it.
+    if ex is None or st.session_state.get(keys.EXERCISE_MINE):
+        with st.expander("Set up an exercise (teacher)", expanded=ex is None):
+            _setup(result, ex)
+    else:
+        st.caption("This exercise came with the link you opened. Its set-up is the teacher's, "
+                   "in the tab where they made it; the app opened without the link sets up "
+                   "exercises of your own.")
     if ex is None:
         st.caption("No numbers are hidden. Set up an exercise above, or load one of the "
                    "exercise presets; the link in the sidebar then carries it to the class.")
@@ -122,8 +129,9 @@ def _set(result: Result) -> None:
 
 
 def _start(ex: Exercise) -> None:
-    """Set ``ex`` and show the mode where its numbers appear."""
+    """Set ``ex`` and show the mode where its numbers appear; this tab set it up."""
     state.set_exercise(ex)
+    st.session_state[keys.EXERCISE_MINE] = True
     st.session_state[keys.STEP_MODE] = exercises.MODE_OF[ex.quantity]
     if ex.wrt is not None:
         st.session_state[keys.STEP_WRT] = (ex.wrt, 0)
@@ -168,10 +176,12 @@ def _guesses(spec_json: str, result: Result, ex: Exercise) -> None:
         st.form_submit_button("Check", type="primary", icon=":material/task_alt:",
                               on_click=_check, args=(ex, answers))
     row = st.container(horizontal=True, vertical_alignment="center")
-    hidden = [n for n in ex.nodes if n not in revealed]
+    reveal = exercises.next_to_reveal(ex, revealed, marks)
     row.button("Reveal the next answer", key=keys.EXERCISE_REVEAL, on_click=_reveal,
-               args=(hidden[:1],), disabled=not hidden, icon=":material/lightbulb:",
-               help="Shows one hidden node's answer, in the drawing and here.")
+               args=([reveal] if reveal else [],), disabled=reveal is None,
+               icon=":material/lightbulb:",
+               help="Shows the answer of the first node guessed wrong (or else not guessed "
+               "yet), in the drawing and here.")
     row.markdown(f"**Score: {exercises.score(marks, len(ex.nodes))}**")
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import time
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -25,7 +26,9 @@ import streamlit as st
 import playground
 from pages import ui
 from pages.ui import keys, notes, session, sidebar
+from playground import view
 from playground.collector import freeze_shared_objects
+from playground.view import Options
 
 PAGE_DIR = Path(__file__).resolve().parents[1]
 """The folder of the page files (absolute, so they are found wherever the entry script runs)."""
@@ -41,6 +44,9 @@ PAGES = (  # (file in PAGE_DIR, title, icon); the first one is the default page 
 URL_PATHS = {"classroom.py": "class"}
 """Pages whose address is not their file's name (the others: build is "/", graph "/graph")."""
 
+STYLE_SETTLE_S = 0.3
+"""How long a run pauses after sending a new page stylesheet (`_page_style`)."""
+
 OWN_SIDEBAR = ("train",)
 """Pages (by url path) whose sidebar holds their own settings instead of the graph's controls:
 the Train page trains a network of its own and has no use for presets, undo or the drawing."""
@@ -55,9 +61,29 @@ def page(file: str) -> st.Page:
                    url_path=URL_PATHS.get(file))
 
 
+ALIASES = {"step_through": "backprop.py"}
+"""Addresses that open another page: /step_through (the page's title, which the README's tour
+once used) opens Step through, whose address is /backprop; Streamlit sends an unknown address
+to the default page, Build, without a word."""
+
+
 def navigation() -> st.Page:
-    """The app's pages in the sidebar; returns the page the URL asks for."""
-    return st.navigation([page(file) for file, _, _ in PAGES])
+    """The app's pages in the sidebar (and the hidden ALIASES); returns the page the URL asks
+    for."""
+    aliases = [st.Page(_opener(file, alias), title=dict((f, t) for f, t, _ in PAGES)[file],
+                       url_path=alias, visibility="hidden")
+               for alias, file in ALIASES.items()]
+    return st.navigation([page(file) for file, _, _ in PAGES] + aliases)
+
+
+def _opener(file: str, alias: str):
+    """A page that opens the page of `file` in its place (with the graph the URL carried, which
+    the frame has read by then)."""
+    def open_page() -> None:
+        st.switch_page(page(file))
+
+    open_page.__name__ = f"alias_{alias}"
+    return open_page
 
 
 def run_app() -> None:
@@ -117,7 +143,28 @@ def _draw() -> st.Page:
     chosen = navigation()
     session.ensure_state()
     session.sync_url()
+    _page_style()
     if chosen.url_path not in OWN_SIDEBAR:
         sidebar.render()
     notes.show_notices()
     return chosen
+
+
+def _page_style() -> None:
+    """Projector mode: the page's text grows with the sidebar's Font size (`view.page_style`,
+    a fixed stylesheet, sent where it takes no room on the page).
+
+    Streamlit's tables (st.dataframe, drawn on a canvas) read the text size once, when they are
+    drawn: `session.table_key` gives them a new identity at each Font size, so they are drawn
+    afresh, and when the stylesheet is new to this browser tab the run pauses `STYLE_SETTLE_S`
+    after sending it, so the browser applies it before any table of this run arrives (sent
+    together, they reach the page in one update and the table reads the old size).
+    """
+    font = session.options().font_size
+    style = view.page_style(font)
+    if style:
+        st.html(style)
+    if view.page_style(st.session_state.get(keys.PAGE_STYLE_FONT, Options().font_size)) != style:
+        time.sleep(STYLE_SETTLE_S)
+    st.session_state[keys.PAGE_STYLE_FONT] = font
+

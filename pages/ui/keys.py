@@ -14,6 +14,9 @@ URL_WRITTEN = STATE + "url_written"  # the app's URL parameters as last written
 NOTICES = STATE + "notices"  # messages for the top of the next page
 ERRORS = STATE + "errors"  # form -> SpecError of its last refused edit
 JSON_MEMO = STATE + "json_memo"  # (spec, its JSON)
+PAGE_STYLE_FONT = STATE + "page_style_font"  # the Font size whose page stylesheet was last sent
+SCROLL_TO = STATE + "scroll_to"  # the anchor (pages/ui/scroll.py) the next run scrolls to
+SCROLL_COUNT = STATE + "scroll_count"  # how many scrolls were asked for (the anchor's nonce)
 ENTRY_RERUN = STATE + "entry_rerun"  # a page file asked to rerun through the entry script
 EXPR_DRAFT = STATE + "expr_draft"  # the expression editor's text, kept while other pages show
 EXPR_FOR = STATE + "expr_for"  # JSON of the graph the editor's text describes
@@ -72,6 +75,11 @@ DRAWING = WIDGET + "drawing"  # pages/ui/drawing.py's component: a click on a no
 # --- Gradients and Gradient check ----------------------------------------------------------------
 DETAIL_WIDGET = WIDGET + "detail_node"
 NODE_TABLE = WIDGET + "node_table"
+DETAIL_BLOCK = "node_detail"  # the container of Gradients' node detail (scrolled to on a click)
+SCROLL_ANCHOR = WIDGET + "scroll_anchor"  # pages/ui/scroll.py's component
+ELEMENT_TABLE = WIDGET + "element_table"  # a tensor's elements (Gradients' "Every element")
+CHECK_TABLE = WIDGET + "check_table"  # Gradient check's table
+TRACE_TABLE = WIDGET + "trace_table"  # Step through's evaluation trace
 EPS_WIDGET = WIDGET + "eps"
 
 # --- Train ---------------------------------------------------------------------------------------
@@ -100,6 +108,7 @@ STEPS = STATE + "steps"  # mode -> the step shown in that mode
 STEP_PLAYING = STATE + "step_playing"  # True while Play advances a step a second
 STEP_WRT = STATE + "step_wrt"  # (input, element) that forward mode moves
 EXERCISE = STATE + "exercise"  # playground.exercises.Exercise, or None; travels in the link
+EXERCISE_MINE = STATE + "exercise_mine"  # this tab set the exercise up (it sees the set-up)
 EXERCISE_MARKS = STATE + "exercise_marks"  # node -> True/False after Check
 EXERCISE_REVEALED = STATE + "exercise_revealed"  # the hidden nodes revealed so far, in order
 STEP_MODE_WIDGET = WIDGET + "step_mode"

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from pages.ui import cached, keys
+from pages.ui import cached, keys, scroll
 from playground import GraphSpec, SpecError, exercises, presets, share, view
 from playground.edits import History
 from playground.exercises import Exercise
@@ -50,6 +50,18 @@ def spec_json() -> str:
         memo = (current, current.to_json())
         st.session_state[keys.JSON_MEMO] = memo
     return memo[1]
+
+
+BUILD_FORMS = ("add", "edit", "expr", "import")
+"""The Build page's forms, below the drawing: after an edit from one, the page scrolls to its
+top, where the drawing is."""
+
+
+def table_key(name: str) -> str:
+    """The key of the table `name` at this Font size: a new Font size gives the table a new
+    identity, so Streamlit draws it afresh with the page's new text size (frame._page_style)."""
+    font = options().font_size
+    return name if view.page_scale(font) == 1 else f"{name}_at_font_{font}"
 
 
 def options() -> Options:
@@ -135,12 +147,16 @@ def set_exercise(new: Exercise | None) -> None:
 
 
 def still_hidden(ex: Exercise | None) -> Exercise | None:
-    """The exercise without the nodes revealed so far (None when nothing is hidden any more)."""
-    if ex is None:
-        return None
-    revealed = st.session_state.get(keys.EXERCISE_REVEALED, ())
-    nodes = tuple(n for n in ex.nodes if n not in revealed)
-    return replace(ex, nodes=nodes) if nodes else None
+    """The exercise without the nodes revealed or guessed right so far (None when nothing is
+    hidden any more), `exercises.still_hidden`."""
+    return exercises.still_hidden(ex, st.session_state.get(keys.EXERCISE_REVEALED, ()),
+                                  st.session_state.get(keys.EXERCISE_MARKS, {}))
+
+
+def answered(ex: Exercise | None) -> Exercise | None:
+    """The exercise's nodes revealed or guessed right so far (`exercises.answered`)."""
+    return exercises.answered(ex, st.session_state.get(keys.EXERCISE_REVEALED, ()),
+                              st.session_state.get(keys.EXERCISE_MARKS, {}))
 
 
 def sync_url() -> None:
@@ -178,6 +194,8 @@ def apply_edit(form: str, make: Callable[[GraphSpec], GraphSpec]) -> bool:
         return False
     st.session_state[keys.ERRORS].pop(form, None)
     st.session_state[keys.HISTORY] = history().push(candidate)
+    if form in BUILD_FORMS:  # the changed graph is drawn above the form: bring it into sight
+        scroll.request("top")
     return True
 
 

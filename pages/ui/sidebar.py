@@ -40,6 +40,9 @@ def _graph_controls() -> None:
         explanation = (preset.explanation if state.still_hidden(state.exercise()) is None
                        else "(Its explanation gives answers away: it shows once the exercise's "
                             "answers are revealed.)")
+        if state.options().show == "value":  # the class is predicting the gradients
+            explanation = ("(Its explanation names the gradients, which *Show on each node: "
+                           "Values* hides: it shows with Both or Gradients.)")
         st.caption(f"**{preset.title}.** {explanation}")
 
     st.button(
@@ -113,9 +116,10 @@ def _display_controls() -> None:
         "Font size (projectors: 20+)",
         min_value=view.FONT_SIZES[0],
         max_value=view.FONT_SIZES[1],
-        help="The drawing's text size. A drawing bigger than the room on the screen starts "
-        "shrunk to fit it whole: zoom in with the mouse wheel, a pinch or the + button on the "
-        "drawing.",
+        help="The drawing's text size, and above 14 the whole page's too (28 doubles every "
+        "caption, table, metric and this sidebar, for the back of a room). A drawing bigger "
+        "than the room on the screen starts shrunk to fit it whole: zoom in with the mouse "
+        "wheel, a pinch or the + button on the drawing.",
         key=keys.FONT,
         on_change=_copy_option,
         args=(keys.FONT, "font_size"),

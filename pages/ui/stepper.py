@@ -150,12 +150,14 @@ def _count(spec_json: str, result: Result) -> int:
 
 def _controls(k: int, count: int) -> None:
     row = st.container(horizontal=True, vertical_alignment="bottom")
-    buttons = (("first", "first_page", 0, "First step"),
-               ("back", "chevron_left", max(k - 1, 0), "One step back"),
-               ("next", "chevron_right", min(k + 1, count), "One step on"),
-               ("last", "last_page", count, "Last step"))
-    for name, icon, target, tip in buttons:
-        row.button("", icon=f":material/{icon}:", key=keys.STEP_BUTTON + name, on_click=go,
+    # Words, not icons alone: a screen reader read an icon-only button as its icon's name
+    # ("chevron_right"), and the words say the same to everyone.
+    buttons = (("first", "First", 0, "First step"),
+               ("back", "Back", max(k - 1, 0), "One step back"),
+               ("next", "Next", min(k + 1, count), "One step on"),
+               ("last", "Last", count, "Last step"))
+    for name, label, target, tip in buttons:
+        row.button(label, key=keys.STEP_BUTTON + name, on_click=go,
                    args=(target,), help=tip, disabled=target == k)
     playing = st.session_state[keys.STEP_PLAYING]
     row.button("Pause" if playing else "Play", key=keys.STEP_BUTTON + "play",
@@ -184,8 +186,9 @@ def _slide() -> None:
 def _step(spec_json: str, result: Result, k: int, hidden: Exercise | None) -> None:
     opts = state.options()
     moved = wrt() if mode() == "tangent" else None
+    answered = state.answered(state.exercise())
     layouts = [(rankdir, compact, cached.step(spec_json, mode(), k, moved, hidden, rankdir,
-                                              opts.font_size, compact))
+                                              opts.font_size, compact, answered))
                for rankdir, compact in opts.variants(len(result.nodes))]
     shown = layouts[0][2][0]
     focus = shown.overlay.focus or ((shown.node,) if shown.node else ())
@@ -223,6 +226,7 @@ def _trace(spec_json: str, k: int, hidden: Exercise | None) -> None:
         styled = frame.style.apply(
             lambda row: [_HIGHLIGHT if row["step"] == k else ""] * len(row), axis=1)
         st.dataframe(styled, hide_index=True, width="stretch",
+                     key=state.table_key(keys.TRACE_TABLE),
                      column_config={"step": st.column_config.NumberColumn(width="small"),
                                     "equation": st.column_config.TextColumn(width="large")})
         files = st.container(horizontal=True)

@@ -38,13 +38,29 @@ OPS: Mapping[str, OpInfo] = {
 """Op name -> OpInfo, in a teaching order (arithmetic, matrices, activations, reductions, shapes,
 losses)."""
 
+_FAMILY_LABELS = ((arithmetic, "arithmetic"), (linalg, "matrix"), (elementwise, "elementwise"),
+                  (activations, "activation"), (reduce, "reduction"), (shape, "shape"),
+                  (indexing, "indexing"), (conv, "convolution"), (layers, "layer"),
+                  (losses, "loss"))
+_ACTIVATIONS = ("tanh", "sigmoid", "relu", "leaky_relu")
+"""Elementwise in the engine (autograd/ops), activations in a lesson (and in torch.nn)."""
+FAMILY: Mapping[str, str] = {
+    info.name: "activation" if info.name in _ACTIVATIONS else label
+    for family, label in _FAMILY_LABELS for info in family.ENTRIES
+}
+"""Op name -> its family, as the Build page's Operation list groups them ("activation · tanh"):
+typing a family's name in the list finds its ops."""
+BY_FAMILY: tuple[str, ...] = tuple(sorted(
+    OPS, key=lambda name: [label for _, label in _FAMILY_LABELS].index(FAMILY[name])))
+"""Every op name, family by family (in OPS's teaching order within each)."""
+
 OPERATORS: Mapping[tuple[str, int], str] = {
     (info.symbol, info.arity): info.name for info in OPS.values() if info.symbol
 }
 """(operator symbol, operand count) -> op name, e.g. ("-", 1) -> "neg", ("-", 2) -> "sub"."""
 
-__all__ = ["ATTR_TYPES", "OPERATORS", "OPS", "Attr", "OpInfo", "canonical_attrs", "get",
-           "suggest"]
+__all__ = ["ATTR_TYPES", "BY_FAMILY", "FAMILY", "OPERATORS", "OPS", "Attr", "OpInfo",
+           "canonical_attrs", "get", "suggest"]
 
 
 def get(name: str) -> OpInfo:

@@ -103,7 +103,8 @@ class Drawing:
 
 def drawing_of(at: AppTest) -> Drawing:
     """The drawing on the current page (the component's data; AppTest runs no JavaScript)."""
-    drawings = at.get("bidi_component")
+    drawings = [c for c in at.get("bidi_component")  # not pages/ui/scroll.py's component
+                if "drawings" in json.loads(c.proto.json)]
     assert len(drawings) == 1, f"expected one drawing, found {len(drawings)}"
     data = json.loads(drawings[0].proto.json)
     full = [d for d in data["drawings"] if not d["compact"]] or data["drawings"]

@@ -10,7 +10,7 @@ from app_helpers import ROOT, drawing_of, new_app, run, spec_of, start
 
 from autograd.format import number
 from pages.ui import keys
-from playground import evaluate, presets, registry, share, traces, view
+from playground import evaluate, formulas, presets, share, traces, view
 from playground.errors import from_markdown
 from playground.steps import backward_steps, tangents
 
@@ -167,11 +167,14 @@ def test_an_exercise_hides_checks_scores_and_reveals_one_node_at_a_time():
     assert at.session_state[keys.EXERCISE_MARKS] == {"a": True, "b": True, "c": False}
     assert any("2 of 3 correct" in m.value for m in at.markdown)
     assert [s.value.strip("✔ ") for s in at.success] == ["right", "right"]
+    # a guess found right shows in the drawing; the next answer revealed is the wrong one
+    assert drawing_of(at).texts("a")[-1] == "grad 1.0000 + 3.0000 = 4.0000"
+    assert drawing_of(at).texts("c")[-1] == "grad ?"
     at.button(key=keys.EXERCISE_REVEAL).click()
     at = run(at)
-    assert at.session_state[keys.EXERCISE_REVEALED] == ("a",)
-    assert drawing_of(at).texts("a")[-1] == "grad 1.0000 + 3.0000 = 4.0000"
-    assert drawing_of(at).texts("b")[-1] == "grad ?"
+    assert at.session_state[keys.EXERCISE_REVEALED] == ("c",)
+    assert drawing_of(at).texts("c")[-1] != "grad ?"
+    assert at.button(key=keys.EXERCISE_REVEAL).disabled  # nothing left: all found or revealed
 
 
 def test_a_bad_guess_says_what_to_type_and_keeps_the_graph():
@@ -232,8 +235,9 @@ def test_the_readmes_exercise_link_opens_the_exercise_with_its_note():
 def test_the_gradients_page_says_each_local_derivative_in_words():
     at = run(new_app(page="pages/gradients.py"))
     captions = [from_markdown(c.value) for c in at.caption]
-    for op in ("mul", "add"):
-        assert registry.get(op).sentence in captions
+    for op in ("mul", "add"):  # in the rules' operand names, u and v (formulas.rule_sentence)
+        assert formulas.rule_sentence(op) in captions
+    assert "nudging u moves u*v by v." in " ".join(captions)
 
 
 @pytest.mark.parametrize(("page", "title"), [("pages/build.py", "Build"),

@@ -89,3 +89,22 @@ def test_a_clicked_point_opens_its_graph_with_the_weights(laptop, app_url):
     expect(laptop.get_by_role("heading", name="Graph", level=1)).to_be_visible(timeout=SLOW)
     expect(laptop).to_have_url(re.compile(r"/graph\?(.*&)?graph="))
     expect(laptop.get_by_text("d(total)/d(node)")).to_be_visible()
+
+
+def test_pause_stops_training_at_once_twenty_times_in_a_row(laptop, app_url):
+    """Start, let the timed fragment redraw, press Pause once: the button reads Start again and
+    the step counter stops, every time (the button is never pressed twice)."""
+    open_train(laptop, app_url)
+    step = metric(laptop, "Step")
+    for attempt in range(20):
+        before = step.inner_text()
+        laptop.get_by_role("button", name="Start").click()
+        expect(step).not_to_have_text(before, timeout=SLOW)  # training runs
+        laptop.wait_for_timeout(300 + 40 * attempt)  # a different moment of the timer each time
+        laptop.get_by_role("button", name="Pause").click()
+        expect(laptop.get_by_role("button", name="Start")).to_be_visible(timeout=SLOW)
+        expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=SLOW)
+        paused_at = step.inner_text()
+        laptop.wait_for_timeout(900)  # two timer periods and more
+        expect(step).to_have_text(paused_at)
+        expect(laptop.get_by_role("button", name="Start")).to_be_visible()

@@ -151,3 +151,14 @@ def test_history_keeps_a_bounded_number_of_steps():
     while history.can_undo:
         history = history.undo()
     assert history.current["x"].value == 19.0
+
+
+def test_an_input_used_only_as_a_loss_target_is_named():
+    from playground import parse
+    from playground.edits import inputs_used_as_targets
+
+    typed = "x = [1.0, 2.0, 3.0]\ny = [1.0, 0.0, 0.0]\nL = mse_loss(softmax(x, axis=-1), y)"
+    assert inputs_used_as_targets(parse(typed)) == ("y",)
+    assert inputs_used_as_targets(parse(typed.replace("y = [", "y = const(["
+                                                      ).replace("0.0]\n", "0.0])\n"))) == ()
+    assert inputs_used_as_targets(parse(typed + " + sum(y)")) == ()  # used otherwise too

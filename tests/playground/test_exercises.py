@@ -113,3 +113,17 @@ def test_the_exercise_parameter_is_one_of_the_apps_and_is_removed_when_cleared()
     updates, removals = view.query_updates({"graph": "v1.abc", "ex": "grad:a"},
                                            {"graph": "v1.abc"})
     assert updates == {} and removals == ["ex"]
+
+
+def test_no_score_before_a_check_and_the_next_answer_is_the_first_wrong_one():
+    from playground.exercises import Exercise, next_to_reveal, score, still_hidden
+
+    assert "0 of" not in score({}, 3)
+    ex = Exercise("grad", ("a", "b", "c", "d"))
+    marks = {"a": True, "c": False}
+    assert next_to_reveal(ex, (), marks) == "c"  # not a, already right
+    assert next_to_reveal(ex, ("c",), marks) == "b"  # then the first not guessed
+    assert next_to_reveal(ex, ("b", "c", "d"), marks) is None
+    assert still_hidden(ex, ("b",), marks).nodes == ("c", "d")
+    assert still_hidden(ex, ("b", "c", "d"), marks) is None  # all found or revealed: pages open
+    assert still_hidden(None, (), {}) is None

@@ -413,3 +413,12 @@ def test_parse_value_asks_for_a_value_when_there_is_none(text):
 def test_parse_value_reads_back_the_json_of_any_list_value(array):
     value = array.tolist()
     assert parse_value(json.dumps(value)) == value
+
+
+def test_a_transpose_by_attribute_is_refused_with_the_call_that_works():
+    with pytest.raises(SpecError, match=r"for W\.T write transpose\(W\)"):
+        parse("W = [[1.0, 2.0], [3.0, 4.0]]\nx = [1.0, 2.0]\nz = x @ W.T")
+    with pytest.raises(SpecError, match=r"for x\.sum\(\.\.\.\) write sum\(x, \.\.\.\)"):
+        parse("x = [1.0, 2.0]\ny = x.sum()")
+    assert "transpose_1" in parse("W = [[1.0, 2.0], [3.0, 4.0]]\nx = [1.0, 2.0]\n"
+                                  "z = x @ transpose(W)").names

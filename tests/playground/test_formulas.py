@@ -73,3 +73,16 @@ def test_every_op_node_of_every_preset_names_its_result_and_no_generic_result(pr
         assert r"\mathit{" + node.name.replace("_", r"\_") + "}" in latex, (node.name, latex)
         generic = registry.get(node.op).derivative
         assert latex != generic
+
+
+def test_the_rules_panel_names_the_operands_u_and_v_not_a_graphs_a_and_b():
+    from playground.formulas import rule, rule_sentence
+
+    assert rule("mul") == (r"\frac{\partial y}{\partial \mathit{u}} = \mathit{v},\quad"
+                           r"\frac{\partial y}{\partial \mathit{v}} = \mathit{u}")
+    assert rule("tanh") == r"\frac{dy}{dx} = 1 - \tanh^2 x"  # one operand: x already
+    assert rule_sentence("mul").endswith("nudging u moves u*v by v.")
+    assert rule_sentence("div") == ("Dividing by v scales u's gradient by 1/v; v's gradient is "
+                                    "-u/v², so small denominators make large gradients.")
+    assert rule_sentence("outer").startswith("Each u[i] scaled a whole row")
+    assert rule_sentence("pow").endswith("which needs u > 0.")

@@ -192,3 +192,14 @@ def test_forward_mode_of_every_op_matches_finite_differences_and_reverse_mode(na
     np.testing.assert_allclose(np.sum(u * pushed.data),
                                sum(np.sum(g.data * t) for g, t in zip(pulled, tangents)),
                                rtol=1e-10, atol=1e-10)
+
+
+def test_every_op_has_a_family_and_the_list_by_family_holds_each_once():
+    from playground.registry import BY_FAMILY, FAMILY, OPS
+
+    assert set(FAMILY) == set(OPS) and sorted(BY_FAMILY) == sorted(OPS)
+    assert BY_FAMILY[0] == "add"  # the form's default stays first
+    families = [FAMILY[name] for name in BY_FAMILY]
+    assert all(families[i] == families[i + 1] or families[i + 1] not in families[:i + 1]
+               for i in range(len(families) - 1))  # each family in one run
+    assert {FAMILY[n] for n in ("tanh", "sigmoid", "relu", "gelu")} == {"activation"}

@@ -324,3 +324,15 @@ def test_a_node_the_output_does_not_use_shows_no_gradient_but_says_so():
     table = node_table(result).set_index("name")
     assert table.loc["d", "gradient"] == "not used by c" and np.isnan(table.loc["d", "grad_norm"])
     assert table.loc["a", "gradient"] == "3.0000"  # ∂c/∂a = b
+
+
+def test_showing_values_only_hides_the_gradients_in_hover_text_and_the_text_drawing():
+    from playground import presets
+    from playground.render import to_ascii, to_dot
+
+    result = evaluate(presets.get("classic").spec)
+    assert "grad" not in to_ascii(result, "value") and "value 8.0000" in to_ascii(result, "value")
+    assert "grad 4.0000" in to_ascii(result) and "value" not in to_ascii(result, "grad")
+    tooltips = re.findall(r'tooltip="([^"]*)"', to_dot(result, show="value"))
+    assert tooltips and not [t for t in tooltips if "grad" in t]
+    assert any("grad" in t for t in re.findall(r'tooltip="([^"]*)"', to_dot(result)))

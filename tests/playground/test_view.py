@@ -1,6 +1,7 @@
 """The view model: display options, their URL parameters, the layout rule and the share query."""
 
 import itertools
+import re
 
 import pytest
 from hypothesis import given
@@ -144,3 +145,25 @@ def test_a_forged_option_value_leaves_the_options_as_they_were(field, value):
 ])
 def test_an_allowed_option_value_is_taken(field, value):
     assert getattr(view.changed(Options(), field, value), field) == value
+
+
+def test_the_page_text_grows_with_the_font_size_above_the_default_only():
+    assert view.page_scale(14) == 1.0
+    assert view.page_scale(10) == 1.0  # a small drawing font never shrinks the page's text
+    assert view.page_scale(28) == 2.0
+    assert view.page_style(14) == view.page_style(10) == ""
+    style = view.page_style(28)
+    assert "html:root { font-size: 32.0px; }" in style
+    assert "min(600px, 33vw)" in style  # the sidebar widens with its text
+
+
+def test_the_page_style_is_a_fixed_sheet_of_numbers_for_every_allowed_font_size():
+    """Nothing from a link reaches it: only allowed Font sizes, and each gives a stylesheet
+    whose only variable parts are numbers."""
+    for font in range(view.FONT_SIZES[0], view.FONT_SIZES[1] + 1):
+        style = view.page_style(font)
+        skeleton = re.sub(r"[0-9.]+", "N", style)
+        assert skeleton in ("", re.sub(r"[0-9.]+", "N", view.page_style(view.FONT_SIZES[1])))
+    for bad in (9, 41, "28", 28.0, True, None):
+        with pytest.raises(ValueError):
+            view.page_style(bad)
