@@ -5,7 +5,7 @@ import streamlit as st
 
 from pages.ui import cached, charts, drawing, exercise_panel, frame, keys, notes, scroll
 from pages.ui import session as state
-from playground import formulas, registry, render
+from playground import formulas, registry, render, selection
 from playground.errors import as_markdown
 from playground.formatting import number, shape_text
 
@@ -26,8 +26,9 @@ def _default_detail() -> str:
 
 def _pick_row() -> None:
     rows = st.session_state[state.table_key(keys.NODE_TABLE)].selection.rows
-    if rows:
-        st.session_state[keys.DETAIL_NODE] = spec.names[rows[0]]
+    row = selection.chosen_row(rows, len(spec.names))  # a forged selection changes nothing
+    if row is not None:
+        st.session_state[keys.DETAIL_NODE] = spec.names[row]
 
 
 def _pick_name() -> None:
@@ -37,7 +38,7 @@ def _pick_name() -> None:
 
 def _pick_drawn(name: str) -> None:
     """A node clicked in the drawing: its row selected in the table, its detail in sight."""
-    if name in spec:
+    if selection.chosen_name(name, spec.names) is not None:
         st.session_state[keys.DETAIL_NODE] = name
         _select_row(name)
         scroll.request("detail")

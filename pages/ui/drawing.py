@@ -12,7 +12,7 @@ in its own shadow root, where no page style reaches. Where `dot` is missing,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import streamlit as st
@@ -109,8 +109,11 @@ def show(layouts: list[tuple[str, bool, str]], selected: str | None = None,
 
 
 def _picked(on_select: Callable[[str], None]) -> None:
-    name = st.session_state[keys.DRAWING]["node"]
-    if name is not None:
+    """A click on the drawing: its node's name to ``on_select`` (a forged state is ignored;
+    the page checks the name against its graph)."""
+    clicked = st.session_state.get(keys.DRAWING)
+    name = clicked.get("node") if isinstance(clicked, Mapping) else None
+    if isinstance(name, str):
         on_select(name)
 
 

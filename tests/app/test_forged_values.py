@@ -164,8 +164,6 @@ def _gradients():
     return run(new_app(page=GRADIENTS))
 
 
-@pytest.mark.xfail(strict=True, reason="pages/gradients.py (another engineer's file) must call "
-                                       "playground.selection.chosen_row in _pick_row")
 @pytest.mark.parametrize("rows", ['["abc"]', "[1e999]", "[1000000]", '[["a"]]'])
 def test_a_forged_table_selection_on_gradients_changes_nothing(rows):
     at = _gradients()
@@ -176,7 +174,7 @@ def test_a_forged_table_selection_on_gradients_changes_nothing(rows):
 
 
 def test_forged_gradient_table_rows_reach_the_page_as_sent():
-    """The forge above really reaches the page's callback (the xfail is no false alarm)."""
+    """The forge above really reaches the page's callback (so the test above can fail)."""
     at = _gradients()
     forge(at, keys.NODE_TABLE, string_value=json.dumps(
         {"selection": {"rows": [0], "columns": [], "cells": []}}))
