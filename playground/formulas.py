@@ -77,8 +77,7 @@ def rule(op: str) -> str:
                            for piece in info.derivative.split(_SEPARATOR))
 
 
-_SENTENCE_OPERAND = re.compile(
-    r"(?<![A-Za-z0-9_\\])(?:(?<=nudging )a|a(?! [a-z]{2,})|b)(?![A-Za-z0-9_])")
+_SENTENCE_OPERAND = r"(?<![A-Za-z0-9_\\])(?:(?<=nudging )a|a(?! [a-z]{2,})|b)(?![A-Za-z0-9_])"
 """A standalone ``a`` or ``b`` in an op's sentence that names an operand: ``b``, and ``a``
 unless it is the article before a word ("a whole row"; "nudging a moves" names the operand)."""
 
@@ -90,7 +89,7 @@ def rule_sentence(op: str) -> str:
     symbols = info.symbols or DEFAULT_SYMBOLS.get(info.arity or 0, ())
     if not set(symbols) & set(GENERIC_OPERANDS):
         return info.sentence
-    return _SENTENCE_OPERAND.sub(lambda m: GENERIC_OPERANDS[m.group(0)], info.sentence)
+    return re.sub(_SENTENCE_OPERAND, lambda m: GENERIC_OPERANDS[m.group(0)], info.sentence)
 
 
 def _rename(latex: str, names: dict[str, str]) -> tuple[str, int | None]:

@@ -236,6 +236,11 @@ PYTORCH_INCONSISTENCIES = {
         "float64) its derivative is exactly 0, though sigmoid'(x) = sigmoid'(-x) > 0 and its "
         "own sigmoid'(-60) is 8.8e-27; ours keeps the tail, so an infinite incoming gradient "
         "gives inf here and NaN (inf * 0) in PyTorch"),
+    "expm1's saturated derivative": (
+        {"expm1"}, r"gradient.*: ours .*inf.*\n  PyTorch's .*nan",
+        "PyTorch's expm1 backward is grad * (y + 1): where y rounds to -1 (x < -17 in float32, "
+        "-37 in float64) its derivative is exactly 0, though expm1'(x) = e^x > 0; ours uses e^x, "
+        "so an infinite incoming gradient gives inf here and NaN (inf * 0) in PyTorch"),
     "pow at base 0, second order": (
         {"pow", "rpow_scalar"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's first derivative of 0 ** b with respect to b is 0 by masking (b >= 0), but "
