@@ -8,10 +8,7 @@ from __future__ import annotations
 import base64
 import http.client
 import os
-import shutil
-import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -24,9 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
-import load  # noqa: E402
+from tests.deploy import serving  # noqa: E402
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CHROMIUM = Path("/usr/bin/chromium")
 PAGES = ["", "graph", "gradients", "gradient_check", "backprop", "train", "class"]
 HEADERS = {
@@ -40,30 +36,9 @@ HEADERS = {
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """deploy/serve.sh 1 on free loopback ports: (nginx URL, replica URL, run folder)."""
-    if not Path(NGINX).exists():
-        if os.environ.get("CI"):
-            pytest.fail("nginx is missing; tests/run.sh installs Debian's nginx")
-        pytest.skip("nginx is missing: apt-get install nginx (tests/run.sh does)")
-    run = tmp_path_factory.mktemp("headers")
-    port, base = load._free_port(), 33_000 + os.getpid() % 1_000 * 2
-    env = {**os.environ, "RUN_DIR": str(run), "BASE_PORT": str(base), "PYTHON": sys.executable}
-    log = open(run / "serve.log", "w")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(["bash", str(ROOT / "deploy" / "serve.sh"), "1", str(port)],
-                               env=env, stdout=log, stderr=subprocess.STDOUT,
-                               start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while not ((run / "pids").exists() and load._healthy(url)):
-        if process.poll() is not None or time.monotonic() > deadline:
-            break
-        time.sleep(0.3)
-    try:
-        assert load._healthy(url), (run / "serve.log").read_text()[-2000:]
-        yield url, f"http://127.0.0.1:{base + 1}", run
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-        log.close()
+    run = tmp_path_factory.mktemp("served")
+    with serving.serve(run, 1, 33_000 + os.getpid() % 1_000 * 2) as (url, urls):
+        yield url, urls[0], run
 
 
 def _get(url: str) -> tuple[int, http.client.HTTPMessage]:

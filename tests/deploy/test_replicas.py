@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
-import signal
-import subprocess
 import sys
 import time
 import urllib.parse
@@ -26,37 +23,15 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import load  # noqa: E402
 
 from playground import presets, share  # noqa: E402
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+from tests.deploy import serving  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def replicas(tmp_path_factory):
     """deploy/serve.sh 2 on free loopback ports: (nginx URL, [replica URLs], run folder)."""
-    if not Path(NGINX).exists():
-        if os.environ.get("CI"):
-            pytest.fail("nginx is missing; tests/run.sh installs Debian's nginx")
-        pytest.skip("nginx is missing: apt-get install nginx (tests/run.sh does)")
     run = tmp_path_factory.mktemp("replicas")
-    port, base = load._free_port(), 31_000 + os.getpid() % 1_000 * 2
-    env = {**os.environ, "RUN_DIR": str(run), "BASE_PORT": str(base), "PYTHON": sys.executable}
-    log = open(run / "serve.log", "w")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(["bash", str(ROOT / "deploy" / "serve.sh"), "2", str(port)],
-                               env=env, stdout=log, stderr=subprocess.STDOUT,
-                               start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while not ((run / "pids").exists() and load._healthy(url)):
-        if process.poll() is not None or time.monotonic() > deadline:
-            break
-        time.sleep(0.3)
-    try:
-        assert load._healthy(url), (run / "serve.log").read_text()[-2000:]
-        yield url, [f"http://127.0.0.1:{base + i}" for i in (1, 2)], run
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-        log.close()
+    with serving.serve(run, 2, 31_000 + os.getpid() % 1_000 * 2) as (url, urls):
+        yield url, urls, run
 
 
 def _get(url: str, cookie: str = "", gzip: bool = False):
