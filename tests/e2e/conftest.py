@@ -145,6 +145,16 @@ def browser():
 
 
 @pytest.fixture
+def laptop(browser):
+    """A fresh browser context at a laptop's 1280×800, one tab, generous waits for a loaded
+    machine."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, device_scale_factor=1)
+    context.set_default_timeout(30_000)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
 def page(browser, app_url):
     """A fresh browser context (its own cookies and Streamlit session) with one tab."""
     context = browser.new_context(viewport={"width": 1600, "height": 1000}, device_scale_factor=1)

@@ -28,47 +28,40 @@ CUT = """() => ({
 })"""
 
 
-@pytest.fixture
-def tab(browser):
-    context = browser.new_context(viewport=LAPTOP, device_scale_factor=1)
-    context.set_default_timeout(30_000)
-    yield context.new_page()
-    context.close()
+def settle(laptop) -> None:
+    expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+    laptop.wait_for_timeout(800)
 
 
-def settle(tab) -> None:
-    expect(tab.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
-    tab.wait_for_timeout(800)
-
-
-def test_gradient_check_fits_a_1280_pixel_screen(tab, app_url, artifacts_dir):
-    tab.goto(f"{app_url}/gradient_check")
-    expect(tab.get_by_role("heading", name="Gradient check", level=1)).to_be_visible()
-    expect(tab.get_by_test_id("stMetricValue").first).to_be_visible()
-    settle(tab)
-    measured = tab.evaluate(CUT)
-    shoot(tab, artifacts_dir, "gradient-check-1280")
+def test_gradient_check_fits_a_1280_pixel_screen(laptop, app_url, artifacts_dir):
+    laptop.goto(f"{app_url}/gradient_check")
+    expect(laptop.get_by_role("heading", name="Gradient check", level=1)).to_be_visible()
+    expect(laptop.get_by_test_id("stMetricValue").first).to_be_visible()
+    settle(laptop)
+    measured = laptop.evaluate(CUT)
+    shoot(laptop, artifacts_dir, "gradient-check-1280")
     print(measured)
     assert len(measured["metrics"]) == 3 and not [m for m in measured["metrics"] if m["cut"]]
     assert measured["tables"] and all(t["scrollWidth"] <= t["clientWidth"] + 1
                                       for t in measured["tables"]), measured
 
 
-def test_step_buttons_are_announced_by_their_words(tab, app_url):
-    tab.goto(f"{app_url}/backprop")
-    expect(tab.get_by_role("heading", name="Step through", level=1)).to_be_visible()
-    settle(tab)
+def test_step_buttons_are_announced_by_their_words(laptop, app_url):
+    laptop.goto(f"{app_url}/backprop")
+    expect(laptop.get_by_role("heading", name="Step through", level=1)).to_be_visible()
+    settle(laptop)
     for word in ("First", "Back", "Next", "Last"):
-        expect(tab.get_by_role("button", name=word, exact=True)).to_have_count(1)
-    names = tab.evaluate("""() => [...document.querySelectorAll('[class*=st-key-w_step_] button')]
-        .map((b) => b.textContent)""")
+        expect(laptop.get_by_role("button", name=word, exact=True)).to_have_count(1)
+    names = laptop.evaluate("""() => [
+        ...document.querySelectorAll('[class*=st-key-w_step_] button')
+    ].map((b) => b.textContent)""")
     assert not [n for n in names if "chevron" in n or "page" in n], names
 
 
-def test_the_old_step_through_address_opens_step_through(tab, app_url):
+def test_the_old_step_through_address_opens_step_through(laptop, app_url):
     link = urlencode({"graph": share.encode(presets.get("neuron").spec)})
-    tab.goto(f"{app_url}/step_through?{link}")
-    expect(tab.get_by_role("heading", name="Step through", level=1)).to_be_visible()
-    expect(tab).to_have_url(re.compile(r"/backprop\?(.*&)?graph="))
-    settle(tab)
-    assert "graph=" + share.encode(presets.get("neuron").spec) in tab.url
+    laptop.goto(f"{app_url}/step_through?{link}")
+    expect(laptop.get_by_role("heading", name="Step through", level=1)).to_be_visible()
+    expect(laptop).to_have_url(re.compile(r"/backprop\?(.*&)?graph="))
+    settle(laptop)
+    assert "graph=" + share.encode(presets.get("neuron").spec) in laptop.url

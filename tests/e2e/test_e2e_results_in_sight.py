@@ -16,14 +16,6 @@ SELECTED_ROWS = """() => [...document.querySelectorAll(
     '[data-testid=stDataFrame] [role=row][aria-selected=true]')].map((r) => r.textContent)"""
 
 
-@pytest.fixture
-def tab(browser):
-    context = browser.new_context(viewport=LAPTOP, device_scale_factor=1)
-    context.set_default_timeout(30_000)
-    yield context.new_page()
-    context.close()
-
-
 def on_screen(locator) -> bool:
     box = locator.bounding_box()
     return (box is not None and box["y"] >= 0 and box["x"] >= 0
@@ -31,47 +23,47 @@ def on_screen(locator) -> bool:
             and box["x"] + box["width"] <= LAPTOP["width"] + 1)
 
 
-def settle(tab) -> None:
-    expect(tab.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
-    tab.wait_for_timeout(500)
+def settle(laptop) -> None:
+    expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+    laptop.wait_for_timeout(500)
 
 
-def test_after_add_node_and_set_value_the_new_drawing_is_on_screen(tab, app_url, artifacts_dir):
-    tab.goto(app_url)
-    wait_for_app(tab)
-    add_input(tab, "e", "5")  # the form is below the drawing: the page is scrolled down to it
-    expect(node_box(tab, "e")).to_contain_text("value 5.0000")
-    settle(tab)
-    assert on_screen(node_box(tab, "e")) and on_screen(node_box(tab, "d"))
+def test_after_add_node_and_set_value_the_new_drawing_is_on_screen(laptop, app_url, artifacts_dir):
+    laptop.goto(app_url)
+    wait_for_app(laptop)
+    add_input(laptop, "e", "5")  # the form is below the drawing: the page is scrolled down to it
+    expect(node_box(laptop, "e")).to_contain_text("value 5.0000")
+    settle(laptop)
+    assert on_screen(node_box(laptop, "e")) and on_screen(node_box(laptop, "d"))
 
-    tab.get_by_role("tab", name="Edit a node").click()  # down to the form again
-    settle(tab)
-    node = tab.get_by_label("Node", exact=True).filter(visible=True)
+    laptop.get_by_role("tab", name="Edit a node").click()  # down to the form again
+    settle(laptop)
+    node = laptop.get_by_label("Node", exact=True).filter(visible=True)
     node.click()
     node.press_sequentially("a")  # the selectbox searches its options as one types
-    tab.get_by_role("option", name="a", exact=True).click()
-    expect(tab.get_by_text("Input with value", exact=False).filter(visible=True)).to_be_visible()
-    settle(tab)
-    value = tab.get_by_label("Number", exact=True).filter(visible=True)
+    laptop.get_by_role("option", name="a", exact=True).click()
+    expect(laptop.get_by_text("Input with value", exact=False).filter(visible=True)).to_be_visible()
+    settle(laptop)
+    value = laptop.get_by_label("Number", exact=True).filter(visible=True)
     value.fill("7")
     value.press("Enter")
-    tab.get_by_role("button", name="Set value").click()
-    expect(node_box(tab, "a")).to_contain_text("value 7.0000")
-    settle(tab)
-    shoot(tab, artifacts_dir, "in-sight-build-after-set-value")
-    assert on_screen(node_box(tab, "a")) and on_screen(node_box(tab, "d"))
+    laptop.get_by_role("button", name="Set value").click()
+    expect(node_box(laptop, "a")).to_contain_text("value 7.0000")
+    settle(laptop)
+    shoot(laptop, artifacts_dir, "in-sight-build-after-set-value")
+    assert on_screen(node_box(laptop, "a")) and on_screen(node_box(laptop, "d"))
 
 
 def test_a_node_clicked_on_gradients_has_its_detail_in_sight_and_its_row_selected(
-        tab, app_url, artifacts_dir):
-    tab.goto(f"{app_url}/gradients")
-    wait_for_app(tab)
-    node_box(tab, "c").click()
-    detail = tab.get_by_test_id("stMarkdown").filter(has_text="= mul(a, b)")
+        laptop, app_url, artifacts_dir):
+    laptop.goto(f"{app_url}/gradients")
+    wait_for_app(laptop)
+    node_box(laptop, "c").click()
+    detail = laptop.get_by_test_id("stMarkdown").filter(has_text="= mul(a, b)")
     expect(detail).to_be_visible()
-    settle(tab)
-    shoot(tab, artifacts_dir, "in-sight-gradients-after-click")
+    settle(laptop)
+    shoot(laptop, artifacts_dir, "in-sight-gradients-after-click")
     assert on_screen(detail)
-    assert on_screen(tab.get_by_role("heading", name="Node detail"))
-    rows = tab.evaluate(SELECTED_ROWS)
+    assert on_screen(laptop.get_by_role("heading", name="Node detail"))
+    rows = laptop.evaluate(SELECTED_ROWS)
     assert len(rows) == 1 and rows[0].startswith("c"), rows
