@@ -41,6 +41,9 @@ PAGES = (  # (file in PAGE_DIR, title, icon); the first one is the default page 
     ("train.py", "Train", ":material/model_training:"),
     ("classroom.py", "Live class", ":material/co_present:"),
 )
+FAVICON = Path(__file__).resolve().with_name("favicon.png")
+"""The browser tab's icon, served by the app itself: a ":material/…" page icon makes every
+browser fetch an SVG from fonts.gstatic.com, which an offline classroom or a strict CSP loses."""
 URL_PATHS = {"classroom.py": "class"}
 """Pages whose address is not their file's name (the others: build is "/", graph "/graph")."""
 
@@ -127,19 +130,25 @@ def route_through_entry_script() -> None:
         return
     if not st.session_state.get(keys.ENTRY_RERUN):
         st.session_state[keys.ENTRY_RERUN] = True
+        page_config()  # before the navigation, whose page icon would otherwise be the favicon
         navigation()  # picks this page and turns the legacy mode off for the server's lifetime
         st.rerun()
     _draw()
 
 
-def _draw() -> st.Page:
-    """Page config, navigation, state from the session or the URL, the sidebar, the notices."""
+def page_config() -> None:
+    """The browser tab's title and icon, the wide layout, the sidebar open on wide screens."""
     st.set_page_config(
         page_title="Autograd Playground",
-        page_icon=":material/hub:",
+        page_icon=str(FAVICON),
         layout="wide",
         initial_sidebar_state="auto",  # collapsed on phones, open on wider screens
     )
+
+
+def _draw() -> st.Page:
+    """Page config, navigation, state from the session or the URL, the sidebar, the notices."""
+    page_config()
     chosen = navigation()
     session.ensure_state()
     session.sync_url()
