@@ -113,18 +113,21 @@ class Server:
     """`streamlit run <script>` on a free loopback port, or processes already running."""
 
     def __init__(self, script: Path | None, extra_args: list[str], url: str | None = None,
-                 pids: list[int] | None = None, log: Path | None = None) -> None:
+                 pids: list[int] | None = None, log: Path | None = None,
+                 port: int | None = None, env: dict[str, str] | None = None) -> None:
+        """``port`` (default: a free one) lets a restarted server answer at the same address;
+        ``env`` adds to the server's environment (its database, say)."""
         self.process = None
         if url is not None:
             self.url, self.pids = url.rstrip("/"), list(pids or [])
             return
-        port = _free_port()
+        port = port or _free_port()
         self.url = f"http://127.0.0.1:{port}"
         command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port",
                    str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
                    *extra_args]
-        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
-        self.log = open(log or os.devnull, "w")  # noqa: SIM115 - closed in stop()
+        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(env or {})}
+        self.log = open(log or os.devnull, "a")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(command, cwd=script.parent, env=env, stdout=self.log,
                                         stderr=subprocess.STDOUT, start_new_session=True)
         self.pids = [self.process.pid]
@@ -186,12 +189,14 @@ class Server:
 class Replicas(Server):
     """`deploy/serve.sh K`: K replicas behind nginx on free loopback ports; measures them all."""
 
-    def __init__(self, k: int, log: Path | None = None) -> None:
+    def __init__(self, k: int, log: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
         port = _free_port()
         base = random.randrange(20_000, 30_000)
         self.run = Path(tempfile.mkdtemp(prefix="load-replicas-"))
         env = {**os.environ, "RUN_DIR": str(self.run), "BASE_PORT": str(base),
-               "PYTHON": sys.executable, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+               "PYTHON": sys.executable, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+               **(env or {})}
         self.url = f"http://127.0.0.1:{port}"
         self.log = open(log or os.devnull, "w")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(["bash", str(ROOT / "deploy" / "serve.sh"), str(k),

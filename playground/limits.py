@@ -100,10 +100,10 @@ MAX_STEP_TITLE_CHARS = 80
 """Characters in a step's title."""
 MAX_STEP_HIDDEN_ELEMENTS = 1_000
 """Elements of the numbers an exercise step hides, kept in the room as its answer key."""
-JOINS_PER_ROOM_PER_MINUTE = 120
-"""Joins one room accepts in a minute (a class of 120 arriving within one)."""
-JOINS_PER_CLIENT_PER_MINUTE = 60
-"""Joins from one address in a minute: a class behind one school router shares it."""
+JOINS_PER_ROOM_PER_MINUTE = 300
+"""Joins one room accepts in a minute (the largest class arriving within one)."""
+JOINS_PER_CLIENT_PER_MINUTE = 300
+"""Joins from one address in a minute: the largest class behind one school router shares it."""
 WRONG_CODES_PER_CLIENT_PER_HOUR = 60
 """Join codes from one address that name no room, in an hour: 32^6 codes cannot be tried."""
 ROOMS_PER_CLIENT_PER_HOUR = 20

@@ -5,6 +5,7 @@ before it times them, fails here. benchmarks/load.py has its own smoke run
 tests/app/test_hostile_corpus.py."""
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -51,3 +52,24 @@ def test_the_engine_table_gives_every_timed_row_a_verdict_and_lists_full_collect
     assert all(("PASS" in row or "MISS" in row) and "×" in row for row in rows)
     assert "Full collections (generation 2) inside our timed calls" in done.stdout
     assert "  op overhead (2,000-op chain): " in done.stdout
+
+
+def test_a_live_class_of_three_survives_a_kill_9_of_its_server(tmp_path):
+    """benchmarks/room_load.py: a teacher and three students through the 5-step lesson on the
+    websocket protocol, the server killed with SIGKILL on the first exercise and restarted:
+    every answer a student saw accepted is in the database, and everybody is back."""
+    out = tmp_path / "room.json"
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "room_load.py"),
+                           "--students", "3", "--join", "1", "--think", "1.5",
+                           "--kill-server-at", "1", "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "every student back, s after the restart" in done.stdout
+    figures = json.loads(out.read_text())
+    assert figures["students"] == 3
+    assert figures["answers_accepted"] == 3 * (3 + 2)  # two exercises hiding 3 and 2 numbers
+    assert figures["lost_answers"] == 0
+    assert figures["errors"] == 0, done.stdout[-3000:]
+    for name in ("p95_follow_s", "p95_answer_visible_s", "server_cpu_s_per_student",
+                 "back_in_room_s"):
+        assert figures[name] > 0, name
