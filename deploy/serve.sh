@@ -4,7 +4,13 @@
 # browser on its replica). Stops everything it started on Ctrl-C or when killed.
 #
 #   deploy/serve.sh [K=2] [PORT=8080]       then open http://127.0.0.1:PORT
+#   TLS_CERT=cert.pem TLS_KEY=key.pem deploy/serve.sh 2 8080    then open https://127.0.0.1:8443
 #
+# With TLS_CERT and TLS_KEY (PEM files: the certificate chain and its private key, as Let's
+# Encrypt's certbot writes fullchain.pem and privkey.pem) the app is served over HTTPS on
+# HTTPS_PORT (default 8443; 443 on a server), PORT only redirects to it, and the affinity and
+# Streamlit's cookies are Secure. Without them the app is plain HTTP on PORT: for one machine or a
+# proxy that terminates TLS before it, never for the internet.
 # Environment: HOST (default 127.0.0.1; 0.0.0.0 to serve the network), BASE_PORT (replicas listen
 # on BASE_PORT+1 ... BASE_PORT+K, default 8500), PYTHON (default .venv/bin/python), RUN_DIR
 # (default a new folder under /tmp: logs, nginx.conf, `pids`, upstream.log), ALLOWED_HOSTS (the
@@ -20,21 +26,33 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
 RUN=${RUN_DIR:-$(mktemp -d /tmp/autograd-playground.XXXXXX)}
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-mkdir -p "$RUN/tmp"
+mkdir -p "$RUN"
 if [ -z "${ALLOWED_HOSTS:-}" ] && [ "$HOST" = 127.0.0.1 ]; then
   ALLOWED_HOSTS="127.0.0.1 localhost"
 fi
 hosts=()
 for name in ${ALLOWED_HOSTS:-}; do hosts+=(--server.allowedHosts "$name"); done
 [ ${#hosts[@]} -gt 0 ] || echo "warning: ALLOWED_HOSTS is not set, so any Host name is accepted" >&2
+HTTPS_PORT=${HTTPS_PORT:-8443}
+if [ -n "${TLS_CERT:-}${TLS_KEY:-}" ]; then
+  for file in "${TLS_CERT:-}" "${TLS_KEY:-}"; do
+    [ -r "$file" ] || { echo "TLS_CERT and TLS_KEY must both name readable files" >&2; exit 2; }
+  done
+  TLS_CERT=$(realpath "$TLS_CERT")
+  TLS_KEY=$(realpath "$TLS_KEY")
+elif [ "$HOST" != 127.0.0.1 ]; then
+  echo "warning: serving the network over plain HTTP; set TLS_CERT and TLS_KEY" >&2
+fi
 
 pids=()
 STATIC=""
+BUFFERS=""
 stop() {
   trap - EXIT INT TERM
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   [ -z "$STATIC" ] || rm -rf "$STATIC"
+  [ -z "$BUFFERS" ] || rm -rf "$BUFFERS"
 }
 trap stop EXIT INT TERM
 
@@ -46,6 +64,10 @@ cp -r "$static/." "$STATIC/"
 find "$STATIC" -type f \( -name '*.js' -o -name '*.css' -o -name '*.html' -o -name '*.json' \
   -o -name '*.svg' -o -name '*.ttf' -o -name '*.txt' \) -size +1k -exec gzip -k -6 {} +
 chmod -R a+rX "$STATIC"
+# Request bodies (an upload) and answers larger than nginx's memory buffers go to files, in a
+# folder the workers can enter: RUN_DIR may be private to the user who started nginx.
+BUFFERS=$(mktemp -d /tmp/autograd-playground-buffers.XXXXXX)
+chmod 711 "$BUFFERS"
 
 upstreams=""
 for i in $(seq 1 "$K"); do
@@ -76,12 +98,29 @@ print(" ".join("'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode("utf-8")
                .decode() for s in scripts))
 PY
 )
-sed -e "s|@SCRIPT_HASHES@|$hashes|" "$ROOT/deploy/security-headers.conf" >"$RUN/security-headers.conf"
-sed -e "s|@RUN@|$RUN|g" -e "s|@STATIC@|$STATIC|g" -e "s|@HOST@|$HOST|g" -e "s|@PORT@|$PORT|g" \
+# With TLS: the app on HTTPS_PORT, deploy/tls.conf's redirect on PORT, Secure cookies, HSTS.
+if [ -n "${TLS_CERT:-}" ]; then
+  listen="$HTTPS_PORT ssl"
+  secure="; Secure"
+  hsts='add_header Strict-Transport-Security "max-age=31536000" always;'
+  suffix=""; [ "$HTTPS_PORT" = 443 ] || suffix=":$HTTPS_PORT"
+  sed -e "s|@HOST@|$HOST|g" -e "s|@PORT@|$PORT|g" -e "s|@HTTPS_SUFFIX@|$suffix|g" \
+    -e "s|@TLS_CERT@|$TLS_CERT|g" -e "s|@TLS_KEY@|$TLS_KEY|g" -e "s|@RUN@|$RUN|g" \
+    "$ROOT/deploy/tls.conf" >"$RUN/tls.conf"
+  url="https://$HOST:$HTTPS_PORT"
+else
+  listen="$PORT"; secure=""; hsts=""
+  : >"$RUN/tls.conf"
+  url="http://$HOST:$PORT"
+fi
+sed -e "s|@SCRIPT_HASHES@|$hashes|" -e "s|@HSTS@|$hsts|" "$ROOT/deploy/security-headers.conf" \
+  >"$RUN/security-headers.conf"
+sed -e "s|@RUN@|$RUN|g" -e "s|@STATIC@|$STATIC|g" -e "s|@BUFFERS@|$BUFFERS|g" \
+  -e "s|@HOST@|$HOST|g" -e "s|@LISTEN@|$listen|g" -e "s|@SECURE@|$secure|g" \
   -e "s|@UPSTREAMS@|$(printf '%b' "$upstreams" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n/\\n/g')|" \
   "$ROOT/deploy/nginx.conf.template" >"$RUN/nginx.conf"
 "$NGINX" -p "$RUN" -c "$RUN/nginx.conf" -g "daemon off;" &
 pids+=($!)
 printf '%s\n' "${pids[@]}" >"$RUN/pids"
-echo "serving http://$HOST:$PORT with $K replicas (logs and pids in $RUN)"
+echo "serving $url with $K replicas (logs and pids in $RUN)"
 wait -n "${pids[@]}" || true
