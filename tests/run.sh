@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -r requirements-dev.txt
-if [ "${WITH_TORCH:-0}" = "1" ]; then .venv/bin/python -m pip install -q -r requirements-oracle.txt; fi
+# The oracle cannot move a package of the lock (-c).
+if [ "${WITH_TORCH:-0}" = "1" ]; then
+  .venv/bin/python -m pip install -q -r requirements-oracle.txt -c requirements.lock
+fi
 # Debian packages the tests use: the browser, Graphviz's dot, nginx (the replicas test of deploy/).
 missing=""
 for pair in chromium:chromium dot:graphviz nginx:nginx; do
