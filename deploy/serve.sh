@@ -11,6 +11,7 @@
 # HTTPS_PORT (default 8443; 443 on a server), PORT only redirects to it, and the affinity and
 # Streamlit's cookies are Secure. Without them the app is plain HTTP on PORT: for one machine or a
 # proxy that terminates TLS before it, never for the internet.
+#
 # Environment: HOST (default 127.0.0.1; 0.0.0.0 to serve the network), BASE_PORT (replicas listen
 # on BASE_PORT+1 ... BASE_PORT+K, default 8500), PYTHON (default .venv/bin/python), RUN_DIR
 # (default a new folder under /tmp: logs, nginx.conf, `pids`, upstream.log), ALLOWED_HOSTS (the
