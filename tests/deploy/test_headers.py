@@ -1,7 +1,9 @@
 """deploy/: the answers nginx gives the internet. Every page runs in Chromium under the
 Content-Security-Policy (no violation reported), every answer carries the security headers and
-none names a replica's address, /_stcore/metrics is not public, one address gets a bounded rate
-of requests, and a replica refuses a websocket for a host name it does not serve."""
+none names a replica's address, the affinity cookie is HttpOnly and SameSite=Strict,
+/_stcore/metrics is not public, addresses and uploads are bounded as the app bounds them, one
+address gets a bounded rate of requests, and a replica refuses a websocket for a host name it does
+not serve (TLS: test_tls.py)."""
 
 from __future__ import annotations
 
