@@ -16,7 +16,8 @@ import streamlit as st
 from pages.ui import keys
 from pages.ui import session as state
 from playground import exercises
-from playground.classroom import Classroom, ClassroomError, StudentPass, TeacherPass, codes, lesson
+from playground.classroom import (Classroom, ClassroomError, StudentPass, StudentView,
+                                  TeacherPass, codes, lesson)
 
 TEACHER = keys.STATE + "class_teacher"  # TeacherPass of the room this session teaches
 STUDENT = keys.STATE + "class_student"  # StudentPass of the room this session joined
@@ -108,6 +109,18 @@ def train_link() -> str | None:
         return None
     query = urlencode(settings.to_query(), safe=",")
     return "train" + (f"?{query}" if query else "")
+
+
+def follow_step(view: StudentView) -> bool:
+    """Load the room's current step (or its revealed answers) into this session unless it is
+    the one loaded already; True when it loaded it. ClassroomError when it does not open."""
+    loaded = (view.step.id, view.step.revealed) if view.step else None
+    if loaded is None or st.session_state.get(LOADED) == loaded:
+        return False
+    load_step(view.step.page, view.step.query, view.step.revealed)
+    st.session_state[LOADED] = loaded
+    st.session_state[ANSWER_ERRORS] = {}
+    return True
 
 
 def load_step(page: str, query: str, revealed: bool) -> lesson.StepContent:

@@ -2,8 +2,8 @@
 for a visitor (join a class, or open one as its teacher).
 
 Following is a fragment on a one-second timer that asks the database for the room's version
-(`Classroom.beat`): when the teacher has moved, it reruns the whole page, which loads the new
-step into this session's graph and draws it.
+(`Classroom.beat`): when the teacher has moved, it loads the new step into this session's graph
+and reruns the whole page, which draws it (one run of the page per step).
 """
 
 from __future__ import annotations
@@ -87,16 +87,12 @@ def render(me: StudentPass) -> None:
         return
     st.session_state[cs.SEEN] = view.version
     _follow(me)
-    loaded = (view.step.id, view.step.revealed) if view.step else None
-    if view.step is not None and st.session_state.get(cs.LOADED) != loaded:
-        try:
-            cs.load_step(view.step.page, view.step.query, view.step.revealed)
-        except ClassroomError as err:
-            st.error(as_markdown(str(err)), icon=":material/error:")
-            return
-        st.session_state[cs.LOADED] = loaded
-        st.session_state[cs.ANSWER_ERRORS] = {}
-        st.rerun()  # the frame (sidebar, URL) draws the new graph too
+    try:
+        if cs.follow_step(view):  # on joining; later the follower loads each step itself
+            st.rerun()  # the frame (URL) carries the new graph too
+    except ClassroomError as err:
+        st.error(as_markdown(str(err)), icon=":material/error:")
+        return
     st.caption(f"You are **{as_markdown(view.name)}** in class **{view.code}**. This screen "
                "follows your teacher.")
     if view.step is None:
@@ -134,6 +130,10 @@ def _follow(me: StudentPass) -> None:
         except ClassroomError:
             st.rerun()  # the room ended: the whole page says so
         if beat.version != st.session_state.get(cs.SEEN):
+            try:  # load the new step here, so that one run of the page draws it
+                cs.follow_step(cs.classroom().student_view(me.code, me.token))
+            except ClassroomError:
+                pass  # the page's run says what went wrong
             st.rerun()
 
     follow()

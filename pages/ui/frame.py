@@ -50,9 +50,11 @@ URL_PATHS = {"classroom.py": "class"}
 STYLE_SETTLE_S = 0.3
 """How long a run pauses after sending a new page stylesheet (`_page_style`)."""
 
-OWN_SIDEBAR = ("train",)
+OWN_SIDEBAR = ("train", "class")
 """Pages (by url path) whose sidebar holds their own settings instead of the graph's controls:
-the Train page trains a network of its own and has no use for presets, undo or the drawing."""
+the Train page trains a network of its own and has no use for presets, undo or the drawing; on
+Live class the teacher's lesson sets the graph (a run of the page for a whole class is
+cheaper without them)."""
 
 _IN_FRAME: ContextVar[bool] = ContextVar("autograd_playground_in_frame", default=False)
 
