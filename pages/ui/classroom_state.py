@@ -25,6 +25,7 @@ LOADED = keys.STATE + "class_loaded"  # (step id, revealed) last loaded into the
 SEEN = keys.STATE + "class_seen"  # the room's version the page last drew
 ANSWER_ERRORS = keys.STATE + "class_answer_errors"  # hidden number -> why its answer was refused
 MESSAGE = keys.STATE + "class_message"  # (level, text) of the last action, shown once
+POSITION = keys.STATE + "class_position"  # lesson.Position of the step last loaded, or None
 
 ROOM_PARAM, KEY_PARAM, JOIN_PARAM, PASS_PARAM = "room", "key", "join", "me"
 PAGE_PATH = "class"
@@ -96,10 +97,25 @@ def teacher_link(room: TeacherPass) -> str:
     return f"{page_url()}?{urlencode({ROOM_PARAM: room.code, KEY_PARAM: room.key})}"
 
 
-def current_view_link(page: str) -> str:
+def current_view_link(page: str, position: lesson.Position | None = None) -> str:
     """The link of this session's graph, view and exercise on ``page`` (a url path of
-    ``lesson.PAGES``), as the sidebar's Share control writes it."""
-    return f"{page}?{urlencode(state.share_query(), safe=':,')}"
+    ``lesson.PAGES``), as the sidebar's Share control writes it, and a Step through
+    ``position``."""
+    query = state.share_query()
+    if position is not None:
+        query[lesson.POSITION_PARAM] = position.to_param()
+    return f"{page}?{urlencode(query, safe=':,')}"
+
+
+def step_position() -> lesson.Position | None:
+    """Where this session left the Step through page (its mode and step), if it went there."""
+    mode = st.session_state.get(keys.STEP_MODE)
+    if mode is None:
+        return None
+    wrt = st.session_state.get(keys.STEP_WRT) if mode == "tangent" else None
+    if mode == "tangent" and wrt is None:
+        return None
+    return lesson.Position(mode, int(st.session_state.get(keys.STEPS, {}).get(mode, 0)), wrt)
 
 
 def train_link() -> str | None:
@@ -124,9 +140,10 @@ def follow_step(view: StudentView) -> bool:
 
 
 def load_step(page: str, query: str, revealed: bool) -> lesson.StepContent:
-    """Make a step this session's graph, view and exercise (what its link would open); a revealed
-    exercise opens the pages that would show its answers."""
+    """Make a step this session's graph, view, exercise and Step through position (what its
+    link would open); a revealed exercise opens the pages that would show its answers."""
     content = lesson.open_step(page, query)
+    st.session_state[POSITION] = content.position
     if content.spec is not None:
         if state.spec() != content.spec:
             st.session_state[keys.HISTORY] = state.history().push(content.spec)
@@ -138,4 +155,10 @@ def load_step(page: str, query: str, revealed: bool) -> lesson.StepContent:
                 st.session_state[keys.STEP_WRT] = (content.exercise.wrt, 0)
             if revealed:
                 st.session_state[keys.EXERCISE_REVEALED] = content.exercise.nodes
+        if content.position is not None:
+            st.session_state[keys.STEP_MODE] = content.position.mode
+            st.session_state[keys.STEPS] = {content.position.mode: content.position.step}
+            st.session_state[keys.STEP_PLAYING] = False
+            if content.position.wrt is not None:
+                st.session_state[keys.STEP_WRT] = content.position.wrt
     return content

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.ui import cached, drawing, frame, keys
+from pages.ui import cached, classroom_lessons, drawing, frame, keys
 from pages.ui import classroom_state as cs
 from pages.ui import session as state
 from playground import exercises, limits
-from playground.classroom import ClassroomError, StudentPass, StudentView, TeacherPass, lesson
+from playground.classroom import (ClassroomError, StudentPass, StudentView, TeacherPass, lesson,
+                                  lessons)
 from playground.errors import as_markdown
+from playground.step_view import StepView
 
 W = keys.WIDGET + "class_"
 JOIN_CODE, NICKNAME, JOIN, OPEN_ROOM = W + "join_code", W + "nickname", W + "join", W + "open"
@@ -50,6 +52,10 @@ def landing() -> None:
         st.markdown("Open a room: the class joins with its code or QR code, you add the steps "
                     "of your lesson (graphs, exercises, Train settings) and move through them; "
                     "every student's screen follows, and you see who understood.")
+        linked = classroom_lessons.linked_lesson()
+        if linked:
+            st.info(f"This link holds a lesson of {len(linked)} steps: the room opens with "
+                    "them.", icon=":material/menu_book:")
         st.button("Open a room", icon=":material/co_present:", key=OPEN_ROOM, on_click=_open)
 
 
@@ -73,6 +79,11 @@ def _open() -> None:
         cs.say("error", str(err))
         return
     st.session_state[cs.TEACHER] = TeacherPass(room.code, room.key, room.expires_ms)
+    param = st.query_params.get(lessons.PARAM)
+    if param:
+        classroom_lessons.add(st.session_state[cs.TEACHER], lambda: lessons.read_param(param),
+                              "The lesson of the link")
+        del st.query_params[lessons.PARAM]
 
 
 # --- a student -----------------------------------------------------------------------------------
@@ -107,6 +118,8 @@ def render(me: StudentPass) -> None:
         return
     if view.labels:
         _exercise(me, view)
+    elif view.step.page == "backprop" and st.session_state.get(cs.POSITION) is not None:
+        _position(st.session_state[cs.POSITION])
     else:
         drawing.drawing(state.spec_json())
         file = {"": "build.py", "backprop": "backprop.py"}.get(view.step.page,
@@ -143,8 +156,11 @@ def _exercise(me: StudentPass, view: StudentView) -> None:
     spec_json = state.spec_json()
     result = cached.evaluate(spec_json)
     ex = state.exercise()
-    if ex is not None:
-        _drawing(spec_json, result, ex, hide=not view.revealed)
+    if ex is not None:  # the graph at the end of the exercise's mode, every number computed
+        mode = exercises.MODE_OF[ex.quantity]
+        _step_drawing(spec_json, result, mode, _count(spec_json, result, mode),
+                      (ex.wrt, 0) if mode == "tangent" else None, ex if not view.revealed
+                      else None)
     step = view.step
     errors = st.session_state.get(cs.ANSWER_ERRORS, {})
     if step.locked:
@@ -169,18 +185,35 @@ def _exercise(me: StudentPass, view: StudentView) -> None:
                               args=(me, step.id, tuple(view.labels)))
 
 
-def _drawing(spec_json: str, result, ex, hide: bool) -> None:
-    """The graph at the end of the exercise's mode (every number computed), the hidden ones
-    shown as ? until the teacher reveals them."""
-    mode = exercises.MODE_OF[ex.quantity]
-    count = (cached.backward_steps(spec_json).count if mode == "reverse"
-             else len([n for n in result.nodes if n.kind == "op"]))
-    moved = (ex.wrt, 0) if mode == "tangent" else None
+def _count(spec_json: str, result, mode: str) -> int:
+    return (cached.backward_steps(spec_json).count if mode == "reverse"
+            else len([n for n in result.nodes if n.kind == "op"]))
+
+
+def _step_drawing(spec_json: str, result, mode: str, k: int, moved, hide) -> StepView:
+    """The graph at step ``k`` of ``mode``, the numbers ``hide`` (an exercise) hides shown as ?;
+    returns the step, for its text."""
     opts = state.options()
-    layouts = [(rankdir, compact, cached.step(spec_json, mode, count, moved, ex if hide else None,
-                                              rankdir, opts.font_size, compact)[1])
+    layouts = [(rankdir, compact, cached.step(spec_json, mode, k, moved, hide, rankdir,
+                                              opts.font_size, compact))
                for rankdir, compact in opts.variants(len(result.nodes))]
-    drawing.show(layouts)
+    shown = layouts[0][2][0]
+    drawing.show([(rankdir, compact, dot) for rankdir, compact, (_, dot) in layouts],
+                 focus=shown.overlay.focus or ((shown.node,) if shown.node else ()))
+    return shown
+
+
+def _position(at: lesson.Position) -> None:
+    """A Step through position: the drawing at that step and its chain rule in numbers."""
+    spec_json = state.spec_json()
+    result = cached.evaluate(spec_json)
+    k = min(at.step, _count(spec_json, result, at.mode))
+    shown = _step_drawing(spec_json, result, at.mode, k, at.wrt, None)
+    st.markdown(f"**{as_markdown(shown.heading)}**")
+    for line in shown.lines:
+        st.latex(line)
+    st.page_link(frame.page("backprop.py"), label="Step on from here on Step through",
+                 icon=":material/open_in_new:")
 
 
 def _send(me: StudentPass, step_id: int, nodes: tuple[str, ...]) -> None:

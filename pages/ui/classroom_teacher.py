@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.ui import classroom_chart, frame, keys
+from pages.ui import classroom_chart, classroom_lessons, frame, keys
 from pages.ui import classroom_state as cs
 from playground import limits
 from playground.classroom import ClassroomError, TeacherPass, lesson
@@ -16,7 +16,7 @@ from playground.errors import as_markdown
 W = keys.WIDGET + "class_"
 ADD_PAGE, ADD_TITLE, ADD_VIEW, ADD_TRAIN = W + "add_page", W + "add_title", W + "add_view", \
     W + "add_train"
-PASTE, ADD_PASTED = W + "paste", W + "add_pasted"
+PASTE, ADD_PASTED, ADD_AT = W + "paste", W + "add_pasted", W + "add_at"
 PREVIOUS, NEXT, OPEN_HERE = W + "previous", W + "next", W + "open_here"
 REVEAL, LOCK, RESET, CSV, END = W + "reveal", W + "lock", W + "reset", W + "csv", W + "end"
 VIEW_PAGES = ("backprop", "graph", "", "gradients", "gradient_check")
@@ -91,6 +91,7 @@ def _lesson(room: TeacherPass, state) -> None:
         _step_row(room, step, step.id == (current.id if current else None), len(state.steps))
     with st.expander("Add a step", expanded=not state.steps, icon=":material/add:"):
         _add_forms(room)
+    classroom_lessons.panel(room, state)
 
 
 def _step_row(room: TeacherPass, step, is_current: bool, count: int) -> None:
@@ -124,6 +125,10 @@ def _add_forms(room: TeacherPass) -> None:
                    placeholder="as the graph's preset or exercise says")
     row.button("Add as the last step", icon=":material/playlist_add:", key=ADD_VIEW,
                on_click=_add_view, args=(room,))
+    position = cs.step_position()
+    if st.session_state.get(ADD_PAGE, VIEW_PAGES[0]) == "backprop" and position is not None:
+        st.checkbox(f"At your Step through position ({position.describe()}): the class sees "
+                    "that step", key=ADD_AT)
     train = cs.train_link()
     if train is not None:
         st.button("Add this session's Train settings as the last step",
@@ -147,7 +152,8 @@ def _add(room: TeacherPass, link: str, title: str | None) -> bool:
 
 def _add_view(room: TeacherPass) -> None:
     page = st.session_state.get(ADD_PAGE) or "backprop"
-    if _add(room, cs.current_view_link(page), st.session_state.get(ADD_TITLE) or None):
+    at = cs.step_position() if page == "backprop" and st.session_state.get(ADD_AT) else None
+    if _add(room, cs.current_view_link(page, at), st.session_state.get(ADD_TITLE) or None):
         st.session_state[ADD_TITLE] = ""
 
 

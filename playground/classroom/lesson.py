@@ -7,6 +7,10 @@ gets its answer key here, once, from the engine: the hidden numbers, and a few n
 same graph a wrong answer may be recognised as (a node's value in place of its gradient, the
 gradient of another node, the right number with the wrong sign). ``grade`` marks a student's
 guess against that key with the app's own rule (``playground.exercises.check``).
+
+A Step through step may also carry a position, ``at=reverse:3`` (the mode and the step shown;
+forward mode also names the input that moves and its element, ``at=tangent:2:x:0``): the class
+sees that step of that mode, as the teacher's Step through page shows it.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ MAX_LINK_CHARS = limits.MAX_SHARE_CHARS + 2_000
 """A pasted link: the share string and its address and other parameters."""
 MAX_NEAR = 200
 """Numbers of the graph kept per step to recognise wrong answers by."""
+POSITION_PARAM = "at"
+"""A Step through position: ``mode:step``, or ``tangent:step:input:element``."""
 
 
 @dataclass(frozen=True)
@@ -53,15 +59,34 @@ class StepLink:
 
 
 @dataclass(frozen=True)
+class Position:
+    """A Step through position: the mode, the step shown (0 … the mode's count) and, in forward
+    mode, the input that moves and its element."""
+
+    mode: str
+    step: int
+    wrt: tuple[str, int] | None = None
+
+    def to_param(self) -> str:
+        return ":".join([self.mode, str(self.step)]
+                        + ([self.wrt[0], str(self.wrt[1])] if self.wrt else []))
+
+    def describe(self) -> str:
+        along = f" along {self.wrt[0]}" if self.wrt else ""
+        return f"{steps.MODES[self.mode].lower()}{along}, step {self.step}"
+
+
+@dataclass(frozen=True)
 class StepContent:
-    """What a step opens, read back from its query: the graph, display options and exercise
-    (None where it has none), or the Train page's parameters."""
+    """What a step opens, read back from its query: the graph, display options, exercise and
+    Step through position (None where it has none), or the Train page's parameters."""
 
     page: str
     spec: GraphSpec | None
     options: view.Options
     exercise: Exercise | None
     train_query: dict[str, str]
+    position: Position | None = None
 
 
 def read_link(text: object, title: object = None) -> StepLink:
@@ -82,7 +107,7 @@ def read_link(text: object, title: object = None) -> StepLink:
         pairs = parse_qsl(parts.query, keep_blank_values=True, max_num_fields=100)
     except ValueError:
         raise Refused("the link has more than 100 parameters; copy it from the app again") from None
-    known = set(view.QUERY_KEYS) | set(train_settings.query_keys())
+    known = set(view.QUERY_KEYS) | set(train_settings.query_keys()) | {POSITION_PARAM}
     query = {k: v for k, v in pairs if k in known}
     content = _open(page, query)
     kept = _normalised_query(content)
@@ -92,10 +117,11 @@ def read_link(text: object, title: object = None) -> StepLink:
 
 def open_step(page: str, query: str) -> StepContent:
     """What a stored step opens (its query was checked when it was added)."""
-    return _open(page, dict(parse_qsl(query, keep_blank_values=True, max_num_fields=100)))
+    return _open(page, dict(parse_qsl(query, keep_blank_values=True, max_num_fields=100)),
+                 checked=True)
 
 
-def _open(page: str, query: dict[str, str]) -> StepContent:
+def _open(page: str, query: dict[str, str], checked: bool = False) -> StepContent:
     if page == "train":
         settings, ignored = train_settings.settings_from_query(query)
         if ignored:
@@ -123,7 +149,55 @@ def _open(page: str, query: dict[str, str]) -> StepContent:
         exercise, ignored = exercises.from_param(query[view.EXERCISE_PARAM], result)
         if ignored:
             raise Refused("the link's exercise does not fit its graph: " + "; ".join(ignored))
-    return StepContent(page, spec, options, exercise, {})
+    position = None
+    if query.get(POSITION_PARAM) is not None:
+        if page != "backprop" or spec is None:
+            raise Refused("a Step through position needs a graph on the Step through page")
+        position = read_position(query[POSITION_PARAM], None if checked else spec)
+    return StepContent(page, spec, options, exercise, {}, position)
+
+
+def step_count(spec: GraphSpec, mode: str) -> int:
+    """The steps of ``mode`` through ``spec``: the engine's backward Functions in reverse mode,
+    the operations otherwise (as the Step through page counts them)."""
+    if mode == "reverse":
+        return steps.backward_steps(spec).count
+    return sum(1 for node in spec.nodes if node.kind == "op")
+
+
+def read_position(text: object, spec: GraphSpec | None) -> Position:
+    """A Step through position of ``spec`` from ``at=...``; Refused, saying why, otherwise
+    (with ``spec`` None, as stored: only its form is read)."""
+    example = "such as reverse:3 or tangent:2:x:0"
+    parts = text.split(":") if isinstance(text, str) and len(text) <= 200 else []
+    if len(parts) not in (2, 4) or parts[0] not in steps.MODES or not parts[1].isdigit():
+        raise Refused(f"a Step through position is a mode and a step, {example}")
+    mode, step = parts[0], int(parts[1])
+    if mode == "tangent" and len(parts) == 2:
+        raise Refused(f"forward mode names the input that moves and its element, {example}")
+    if mode != "tangent" and len(parts) == 4:
+        raise Refused(f"only forward mode names an input that moves, {example}")
+    if spec is None:
+        return Position(mode, step, (parts[2], int(parts[3])) if len(parts) == 4 else None)
+    try:
+        count = step_count(spec, mode)
+        result = evaluate(spec) if mode == "tangent" else None
+    except SpecError as err:
+        raise Refused(f"the link's graph cannot be stepped through: {err}") from None
+    if step > count:
+        raise Refused(f"{steps.MODES[mode]} has {count} steps through this graph, not {step}")
+    wrt = None
+    if mode == "tangent":
+        name, element = parts[2], parts[3]
+        inputs = [n.name for n in result.nodes if n.kind == "input"]
+        if name not in inputs:
+            raise Refused(f"forward mode moves an input of the graph ({', '.join(inputs)})")
+        size = result.value(name).size
+        if not element.isdigit() or int(element) >= size:
+            raise Refused(f"{name} has {size} element{'s' if size != 1 else ''}, numbered "
+                          "from 0")
+        wrt = (name, int(element))
+    return Position(mode, step, wrt)
 
 
 def _normalised_query(content: StepContent) -> dict[str, str]:
@@ -132,6 +206,8 @@ def _normalised_query(content: StepContent) -> dict[str, str]:
     query = view.share_query(content.spec, content.options) if content.spec else {}
     if content.exercise is not None:
         query[view.EXERCISE_PARAM] = content.exercise.to_param()
+    if content.position is not None:
+        query[POSITION_PARAM] = content.position.to_param()
     return query
 
 
@@ -156,8 +232,11 @@ def _title(title: object, content: StepContent) -> str:
         what = exercises.QUANTITIES[content.exercise.quantity]
         hidden = f"work out the {what} of {', '.join(content.exercise.nodes)}"
         return _cut(f"{name}: {preset.title + ' — ' if preset else ''}{hidden}")
-    preset = next((p for p in presets.PRESETS if p.spec == content.spec), None)
-    return _cut(f"{name}: {preset.title if preset else f'a graph of {len(content.spec)} nodes'}")
+    preset = next((p for p in presets.PRESETS + presets.EXERCISES if p.spec == content.spec),
+                  None)
+    what = preset.title if preset else f"a graph of {len(content.spec)} nodes"
+    at = f", {content.position.describe()}" if content.position else ""
+    return _cut(f"{name}: {what}{at}")
 
 
 def _cut(text: str) -> str:

@@ -333,18 +333,27 @@ class Classroom:
     def add_step(self, code: object, key: object, link: object, title: object = None) -> Step:
         """Add the step a link opens at the end of the lesson (the first one becomes current)."""
         made = lesson.read_link(link, title)  # the graph is evaluated before any lock is taken
+        return self.add_steps(code, key, [made])[0]
+
+    def add_steps(self, code: object, key: object, made: list[lesson.StepLink]) -> list[Step]:
+        """Add steps read by ``lesson.read_link`` (a whole lesson, say) at the end of the lesson,
+        all or none."""
         with self._writer.begin() as conn:
             room = self._teacher(conn, code, key)
             count = conn.scalar(select(func.count()).where(steps.c.room_id == room.id))
-            if count >= limits.MAX_ROOM_STEPS:
-                raise Refused(f"a lesson has at most {limits.MAX_ROOM_STEPS} steps")
-            new_id = conn.execute(steps.insert().values(
-                room_id=room.id, position=count, page=made.page, query=made.query,
-                title=made.title, answer_key=made.answer_key, revealed=False, locked=False)
-            ).inserted_primary_key[0]
-            current = room.current_step_id if room.current_step_id is not None else new_id
+            if count + len(made) > limits.MAX_ROOM_STEPS:
+                raise Refused(f"a lesson has at most {limits.MAX_ROOM_STEPS} steps"
+                              + (f" (this one has {count})" if len(made) > 1 else ""))
+            new_ids = [conn.execute(steps.insert().values(
+                room_id=room.id, position=count + i, page=m.page, query=m.query, title=m.title,
+                answer_key=m.answer_key, revealed=False, locked=False)).inserted_primary_key[0]
+                for i, m in enumerate(made)]
+            current = room.current_step_id
+            if current is None and new_ids:
+                current = new_ids[0]
             self._bump(conn, room.id, current_step_id=current)
-            return _step(conn.execute(select(steps).where(steps.c.id == new_id)).one())
+            return [_step(r) for r in conn.execute(select(steps).where(steps.c.id.in_(new_ids))
+                                                   .order_by(steps.c.position))]
 
     def _own_step(self, rows: list, step_id: object):
         found = next((r for r in rows if r.id == step_id), None)

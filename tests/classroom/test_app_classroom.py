@@ -208,6 +208,7 @@ def test_the_csv_download_holds_the_answers():
     ada.button(key=f"FormSubmitter:{student_ui.W}answers_{step_id}-Send").click()
     run(ada)
     run(teacher)
-    assert [b.label for b in teacher.get("download_button")] == ["Answers (CSV)"]
+    assert [b.label for b in teacher.get("download_button")] == ["Lesson file (JSON)",
+                                                                 "Answers (CSV)"]
     text = cs.classroom().export_csv(code, teacher.session_state[cs.TEACHER].key)
     assert ",Ada,a,4,yes," in text
