@@ -44,7 +44,7 @@ notes.result_notes(result)
 table_col, sweep_col = st.container(), st.container()
 
 with table_col:
-    st.session_state[keys.EPS_WIDGET] = st.session_state[keys.EPS]
+    state.show_in_widget(keys.EPS_WIDGET, st.session_state[keys.EPS])
     eps = st.select_slider(
         "Step ε of the central difference",
         EPSILONS_ASCENDING,  # small to large, as the chart's axis below runs

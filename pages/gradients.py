@@ -79,7 +79,7 @@ detail_col, formula_col = st.container(key=keys.DETAIL_BLOCK).columns([3, 2], ga
 
 with detail_col:
     st.subheader("Node detail", divider="gray")
-    st.session_state[keys.DETAIL_WIDGET] = st.session_state[keys.DETAIL_NODE]
+    state.show_in_widget(keys.DETAIL_WIDGET, st.session_state[keys.DETAIL_NODE])
     name = st.selectbox("Node", spec.names, key=keys.DETAIL_WIDGET, on_change=_pick_name)
     node = result.node(name)
     unused = name in render.not_used(result)

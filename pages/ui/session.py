@@ -27,6 +27,15 @@ from playground.exercises import Exercise
 from playground.view import Options
 
 
+def show_in_widget(key: str, value) -> None:
+    """Give widget `key` the app's `value` for this run, writing only when it differs: any write
+    sends the value to the browser, where one that left during a quick run of key presses
+    would undo the newer value the user has just chosen (a Font size pressed up to 24 ended at
+    23)."""
+    if st.session_state.get(key) != value:
+        st.session_state[key] = value
+
+
 def default_spec() -> GraphSpec:
     return presets.get(presets.DEFAULT_KEY).spec
 

@@ -56,7 +56,7 @@ def _graph_controls() -> None:
         "without the example beside it. Undo brings the last graph back.",
     )
 
-    st.session_state[keys.OUTPUT] = state.spec().effective_output
+    state.show_in_widget(keys.OUTPUT, state.spec().effective_output)
     st.selectbox(
         "Output (differentiated)",
         state.spec().names,
@@ -88,7 +88,7 @@ def _graph_controls() -> None:
 def _display_controls() -> None:
     st.subheader("Display", divider="gray")
     opts = state.options()
-    st.session_state[keys.SHOW] = opts.show
+    state.show_in_widget(keys.SHOW, opts.show)
     st.segmented_control(
         "Show on each node",
         list(view.SHOW_LABELS),
@@ -98,7 +98,7 @@ def _display_controls() -> None:
         on_change=_copy_option,
         args=(keys.SHOW, "show"),
     )
-    st.session_state[keys.RANKDIR] = opts.rankdir
+    state.show_in_widget(keys.RANKDIR, opts.rankdir)
     st.segmented_control(
         "Layout",
         list(view.RANKDIR_LABELS),
@@ -111,7 +111,7 @@ def _display_controls() -> None:
         on_change=_copy_option,
         args=(keys.RANKDIR, "rankdir"),
     )
-    st.session_state[keys.FONT] = opts.font_size
+    state.show_in_widget(keys.FONT, opts.font_size)
     st.slider(
         "Font size (projectors: 20+)",
         min_value=view.FONT_SIZES[0],
@@ -124,7 +124,7 @@ def _display_controls() -> None:
         on_change=_copy_option,
         args=(keys.FONT, "font_size"),
     )
-    st.session_state[keys.COMPACT] = opts.compact
+    state.show_in_widget(keys.COMPACT, opts.compact)
     st.toggle(
         "Compact drawing",
         key=keys.COMPACT,

@@ -64,7 +64,7 @@ def go(k: int) -> None:
 def mode_controls(result: Result) -> None:
     """The mode, and in forward mode the input (and element) that moves."""
     row = st.container(horizontal=True, vertical_alignment="bottom")
-    st.session_state[keys.STEP_MODE_WIDGET] = mode()
+    state.show_in_widget(keys.STEP_MODE_WIDGET, mode())
     row.segmented_control(
         "Mode", list(steps.MODES), format_func=steps.MODES.get, key=keys.STEP_MODE_WIDGET,
         required=True, on_change=_copy_mode,
@@ -77,12 +77,12 @@ def mode_controls(result: Result) -> None:
     if not inputs:
         return
     name, element = wrt()
-    st.session_state[keys.STEP_WRT_WIDGET] = name
+    state.show_in_widget(keys.STEP_WRT_WIDGET, name)
     row.selectbox("Input that moves", inputs, key=keys.STEP_WRT_WIDGET, on_change=_copy_wrt,
                   width=220, help="Its tangent is 1 (in one element), every other input's is 0.")
     size = result.value(name).size
     if size > 1:
-        st.session_state[keys.STEP_ELEMENT_WIDGET] = element
+        state.show_in_widget(keys.STEP_ELEMENT_WIDGET, element)
         row.number_input(f"Element of {name} (flat index)", 0, size - 1, width=220,
                          key=keys.STEP_ELEMENT_WIDGET, on_change=_copy_wrt)
 

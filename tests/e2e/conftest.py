@@ -137,6 +137,11 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         _unavailable("the playwright package is missing (pip install -r requirements-dev.txt)")
+    from playwright.sync_api import expect
+    # Assertions wait as long as the contexts' actions (30 s), not Playwright's 5 s: on two
+    # cores running the suite a drawing's redraw can take longer than 5 s; a wrong value still
+    # fails, only later.
+    expect.set_options(timeout=30_000)
     executable = str(CHROMIUM) if CHROMIUM.exists() else shutil.which("chromium")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
