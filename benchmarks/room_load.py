@@ -310,7 +310,7 @@ def _read_page(lesson_: Lesson, me: Pupil, tab: Tab, answer_at: dict[int, float]
     me.seen.setdefault(step, at)
     if step in lesson_.sheet:
         answer_at.setdefault(step, at + random.uniform(0.3, lesson_.think))
-        revealed = tab.find(r"^answer: `")
+        revealed = tab.find(r"^\*\*Answer: ")
         if revealed is not None:
             me.revealed.setdefault(step, revealed[0])
 
@@ -363,12 +363,13 @@ async def teacher(lesson_: Lesson, join_s: float) -> None:
             lesson_.clicks[step] = time.perf_counter()
             await teach.click("w_class_next")
             lesson_.started.set()
-            await teach.until(lambda: all(step in p.seen for p in lesson_.pupils), 60)
+            await teach.until(lambda s=step: all(s in p.seen for p in lesson_.pupils), 60)
             if step in lesson_.sheet:
-                await teach.until(lambda: teach.answered.get(step, 0) >= lesson_.students, 60)
+                await teach.until(lambda s=step: teach.answered.get(s, 0) >= lesson_.students, 60)
                 lesson_.reveals[step] = time.perf_counter()
                 await teach.click("w_class_reveal")
-                await teach.until(lambda: all(step in p.revealed for p in lesson_.pupils), 60)
+                await teach.until(lambda s=step: all(s in p.revealed for p in lesson_.pupils),
+                                  60)
             await teach.until(lambda: False, 1.0)  # a second on the step
     except (websockets.ConnectionClosed, OSError, RuntimeError) as error:
         lesson_.teacher_outcome.errors.append(f"teacher: {type(error).__name__}: {error}")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.ui import keys
 from pages.ui import classroom_state as cs
+from pages.ui import keys
 from playground.classroom import ClassroomError, RoomState, TeacherPass, lessons
 from playground.classroom import lesson as lesson_
 from playground.errors import as_markdown

@@ -9,6 +9,7 @@ the address (``?join=CODE&me=...``) so that a phone that reloads the tab is the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -16,8 +17,15 @@ import streamlit as st
 from pages.ui import keys
 from pages.ui import session as state
 from playground import exercises
-from playground.classroom import (Classroom, ClassroomError, StudentPass, StudentView,
-                                  TeacherPass, codes, lesson)
+from playground.classroom import (
+    Classroom,
+    ClassroomError,
+    StudentPass,
+    StudentView,
+    TeacherPass,
+    codes,
+    lesson,
+)
 
 TEACHER = keys.STATE + "class_teacher"  # TeacherPass of the room this session teaches
 STUDENT = keys.STATE + "class_student"  # StudentPass of the room this session joined
@@ -133,21 +141,25 @@ def follow_step(view: StudentView) -> bool:
     loaded = (view.step.id, view.step.revealed) if view.step else None
     if loaded is None or st.session_state.get(LOADED) == loaded:
         return False
-    load_step(view.step.page, view.step.query, view.step.revealed)
+    load_step(view.step.page, view.step.query, view.step.revealed, keep_font=True)
     st.session_state[LOADED] = loaded
     st.session_state[ANSWER_ERRORS] = {}
     return True
 
 
-def load_step(page: str, query: str, revealed: bool) -> lesson.StepContent:
+def load_step(page: str, query: str, revealed: bool, keep_font: bool = False
+              ) -> lesson.StepContent:
     """Make a step this session's graph, view, exercise and Step through position (what its
-    link would open); a revealed exercise opens the pages that would show its answers."""
+    link would open; with ``keep_font``, a student's phone keeps its text size, not the
+    projector's); a revealed exercise opens the pages that would show its answers."""
     content = lesson.open_step(page, query)
     st.session_state[POSITION] = content.position
     if content.spec is not None:
         if state.spec() != content.spec:
             st.session_state[keys.HISTORY] = state.history().push(content.spec)
-        st.session_state[keys.OPTIONS] = content.options
+        st.session_state[keys.OPTIONS] = (replace(content.options,
+                                                  font_size=state.options().font_size)
+                                          if keep_font else content.options)
         state.set_exercise(content.exercise)
         if content.exercise is not None:
             st.session_state[keys.STEP_MODE] = exercises.MODE_OF[content.exercise.quantity]

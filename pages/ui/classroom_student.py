@@ -14,8 +14,14 @@ from pages.ui import cached, classroom_lessons, drawing, frame, keys
 from pages.ui import classroom_state as cs
 from pages.ui import session as state
 from playground import exercises, limits
-from playground.classroom import (ClassroomError, StudentPass, StudentView, TeacherPass, lesson,
-                                  lessons)
+from playground.classroom import (
+    ClassroomError,
+    StudentPass,
+    StudentView,
+    TeacherPass,
+    lesson,
+    lessons,
+)
 from playground.errors import as_markdown
 from playground.step_view import StepView
 
@@ -117,6 +123,7 @@ def render(me: StudentPass) -> None:
                        icon=":material/model_training:")
         return
     if view.labels:
+        st.markdown("Work out the numbers shown as **?** in the drawing and send them below.")
         _exercise(me, view)
     elif view.step.page == "backprop" and st.session_state.get(cs.POSITION) is not None:
         _position(st.session_state[cs.POSITION])
@@ -179,7 +186,7 @@ def _exercise(me: StudentPass, view: StudentView) -> None:
                     f"{as_markdown(mine[0][:40])})",
                     icon=None)
             if node in view.revealed:
-                mark_col.markdown(f"answer: `{view.revealed[node]}`")
+                mark_col.markdown(f"**Answer: {as_markdown(view.revealed[node])}**")
         st.form_submit_button("Send", type="primary", icon=":material/send:",
                               disabled=step.locked, on_click=_send,
                               args=(me, step.id, tuple(view.labels)))

@@ -3,12 +3,11 @@ through them, and the projector's view of the current step's answers (live, ever
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from pages.ui import classroom_chart, classroom_lessons, frame, keys
+from pages.ui import classroom_chart, classroom_lessons, frame, keys, session
 from pages.ui import classroom_state as cs
-from playground import limits
+from playground import limits, view
 from playground.classroom import ClassroomError, TeacherPass, lesson
 from playground.classroom.qr import qr_png
 from playground.errors import as_markdown
@@ -18,19 +17,56 @@ ADD_PAGE, ADD_TITLE, ADD_VIEW, ADD_TRAIN = W + "add_page", W + "add_title", W + 
     W + "add_train"
 PASTE, ADD_PASTED, ADD_AT = W + "paste", W + "add_pasted", W + "add_at"
 PREVIOUS, NEXT, OPEN_HERE = W + "previous", W + "next", W + "open_here"
-REVEAL, LOCK, RESET, CSV, END = W + "reveal", W + "lock", W + "reset", W + "csv", W + "end"
+REVEAL, LOCK, RESET, CSV = W + "reveal", W + "lock", W + "reset", W + "csv"
+TEXT_SIZE = W + "text_size"
+TEXT_SIZES = (14, 18, 22, 28, 34)
+"""The projector's text sizes offered (the app's Font sizes; 14 is the default)."""
 VIEW_PAGES = ("backprop", "graph", "", "gradients", "gradient_check")
 """The pages "add this view" offers, Step through first (where exercises are worked out)."""
 
 
 def render(room: TeacherPass) -> None:
-    _header(room)
+    """The room as the projector shows it (code, current step, the class's answers, live), then
+    what only the teacher needs: the lesson's steps, adding steps, lessons."""
+    _text_size()
     state = _call(cs.classroom().room_state, room.code, room.key)
     if state is None:
         return
-    _lesson(room, state)
-    st.subheader("Projector", divider="gray")
+    _header(room, large=state.current is None or state.current.position == 0)
+    _navigation(room, state)
     _projector(room)
+    st.subheader("Preparing the lesson", divider="gray")
+    current = state.current.id if state.current else None
+    with st.expander(f"The lesson's steps ({len(state.steps)})", icon=":material/list:"):
+        if not state.steps:
+            st.caption("None yet: add a ready lesson, a view or a link below.")
+        for step in state.steps:
+            _step_row(room, step, step.id == current, len(state.steps))
+    with st.expander("Add a step", expanded=not state.steps, icon=":material/add:"):
+        _add_forms(room)
+    classroom_lessons.panel(room, state)
+    st.download_button("The class's answers (CSV)",
+                       lambda: cs.classroom().export_csv(room.code, room.key),
+                       file_name=f"class-{room.code}.csv", mime="text/csv",
+                       icon=":material/download:", on_click="ignore", key=CSV)
+
+
+def _text_size() -> None:
+    """The sidebar's text size for the projector: the app's Font size, which every text of the
+    page grows with (the students' phones keep their own)."""
+    font = session.options().font_size
+    st.session_state[TEXT_SIZE] = min(TEXT_SIZES, key=lambda size: abs(size - font))
+    st.sidebar.select_slider("Text size on the projector", TEXT_SIZES, key=TEXT_SIZE,
+                             on_change=_set_text_size,
+                             help="Every text of this page grows with it; 28 reads from the back "
+                                  "of a room at 1920×1080.")
+
+
+def _set_text_size() -> None:
+    """The size chosen; a forged one (not offered) changes nothing."""
+    size = st.session_state.get(TEXT_SIZE)
+    if size in TEXT_SIZES:
+        session.set_options(font_size=size)
 
 
 def _call(action, *args):
@@ -50,17 +86,29 @@ def _act(action, *args) -> None:
         cs.say("error", str(err))
 
 
-def _header(room: TeacherPass) -> None:
+def _header(room: TeacherPass, large: bool) -> None:
+    """How to join: the code in letters a room can read and a QR code, while the lesson is at
+    its first step; afterwards one line, the QR code a click away, so the lesson has the
+    screen."""
     link = cs.student_link(room.code)
-    code_col, qr_col = st.columns([3, 1], vertical_alignment="center")
-    with code_col:
-        st.markdown(f"Join at **{as_markdown(cs.page_url())}** with the code")
-        st.markdown(f"<div style='font-size:5.5rem;font-weight:700;letter-spacing:0.25em;"
-                    f"font-family:monospace;line-height:1.1'>{room.code}</div>",
-                    unsafe_allow_html=True)  # the code is 6 characters of codes.ALPHABET
-        st.code(link, language=None, wrap_lines=True)
-    with qr_col:
-        st.image(qr_png(link), caption="Scan to join", width=260)
+    if large:
+        code_col, qr_col = st.columns([3, 1], vertical_alignment="center")
+        with code_col:
+            st.markdown(f"Join at **{as_markdown(cs.page_url())}** with the code")
+            st.markdown(f"<div style='font-size:min(5.5rem,7.5vw);font-weight:700;"
+                        f"letter-spacing:0.2em;white-space:nowrap;font-family:monospace;"
+                        f"line-height:1.1'>{room.code}</div>",
+                        unsafe_allow_html=True)  # the code is 6 characters of codes.ALPHABET
+            st.code(link, language=None, wrap_lines=True)
+        with qr_col:
+            st.image(qr_png(link), caption="Scan to join", width=260)
+    else:
+        row = st.container(horizontal=True, vertical_alignment="center")
+        row.markdown(f"Join at **{as_markdown(cs.page_url())}** with the code "
+                     f"**`{room.code}`**")
+        with row.popover("QR code", icon=":material/qr_code_2:"):
+            st.image(qr_png(link), caption="Scan to join", width=320)
+            st.code(link, language=None, wrap_lines=True)
     with st.expander("Your private teacher link (never show it to the class)",
                      icon=":material/key:"):
         st.code(cs.teacher_link(room), language=None, wrap_lines=True)
@@ -68,30 +116,26 @@ def _header(room: TeacherPass) -> None:
                    "(12 hours after it was opened). Keep it to yourself: it is the only key.")
 
 
-def _lesson(room: TeacherPass, state) -> None:
+def _navigation(room: TeacherPass, state) -> None:
+    """The current step, large, and the buttons that move the class."""
     current = state.current
-    st.subheader("Lesson", divider="gray")
+    if current is None:
+        st.subheader("No steps yet", divider="gray")
+        st.caption("Add a ready lesson, a view or a link below: the class sees the first step "
+                   "at once.")
+        return
+    st.subheader(f"Step {current.position + 1} of {len(state.steps)}: "
+                 f"{as_markdown(current.title)}", divider="gray")
     nav = st.container(horizontal=True, vertical_alignment="center")
-    at_start = current is None or current.position == 0
-    at_end = current is None or current.position == len(state.steps) - 1
-    nav.button("Previous", icon=":material/arrow_back:", key=PREVIOUS, disabled=at_start,
-               on_click=_act, args=(cs.classroom().advance, room.code, room.key, -1))
+    nav.button("Previous", icon=":material/arrow_back:", key=PREVIOUS,
+               disabled=current.position == 0, on_click=_act,
+               args=(cs.classroom().advance, room.code, room.key, -1))
     nav.button("Next", icon=":material/arrow_forward:", key=NEXT, type="primary",
-               disabled=at_end, on_click=_act,
+               disabled=current.position == len(state.steps) - 1, on_click=_act,
                args=(cs.classroom().advance, room.code, room.key, 1))
-    if current is not None:
-        nav.markdown(f"**Step {current.position + 1} of {len(state.steps)}:** "
-                     f"{as_markdown(current.title)}")
-        nav.button("Open it here", icon=":material/open_in_browser:", key=OPEN_HERE,
-                   help="Load this step into your own session and show its page, to present it.",
-                   on_click=_open_here, args=(current,))
-    else:
-        nav.caption("No steps yet: add the first one below. The class sees it at once.")
-    for step in state.steps:
-        _step_row(room, step, step.id == (current.id if current else None), len(state.steps))
-    with st.expander("Add a step", expanded=not state.steps, icon=":material/add:"):
-        _add_forms(room)
-    classroom_lessons.panel(room, state)
+    nav.button("Open it here", icon=":material/open_in_browser:", key=OPEN_HERE,
+               help="Load this step into your own session and show its page, to present it.",
+               on_click=_open_here, args=(current,))
 
 
 def _step_row(room: TeacherPass, step, is_current: bool, count: int) -> None:
@@ -198,40 +242,46 @@ def _projector(room: TeacherPass) -> None:
             st.caption("This step hides no numbers: nothing to answer. Hide some on Step "
                        "through (Exercise) and add that view as a step.")
             return
-        state = ("answers revealed" if step.revealed else "answers hidden") + (
-            " · closed" if step.locked else " · open")
-        st.caption(f"Step {step.position + 1}: {state}")
+        _controls(room, step)
+        scale = view.page_scale(session.options().font_size)
         for node in s.nodes:
             chart_col, text_col = st.columns([3, 2], gap="large")
             with chart_col:
                 if node.bars:
-                    st.altair_chart(classroom_chart.answers_chart(node), width="stretch")
+                    st.altair_chart(classroom_chart.answers_chart(node, scale),
+                                    width="stretch")
                 else:
-                    st.markdown(f"**{as_markdown(node.label)}**: no answers yet")
+                    st.markdown(f"#### {as_markdown(node.label)}: no answers yet")
             with text_col:
                 right = "–" if node.share_correct is None else f"{node.share_correct:.0%}"
-                st.markdown(f"**{as_markdown(node.label)}**: {node.correct} of {node.answered} "
-                            f"right ({right})")
+                st.markdown(f"#### {as_markdown(node.label)}: {node.correct} of "
+                            f"{node.answered} right ({right})")
                 if step.revealed:
-                    st.markdown(f"Answer: `{summary.answers[node.node]}`")
+                    st.markdown(f"#### Answer: {as_markdown(summary.answers[node.node])}")
                 if node.wrong:
-                    st.dataframe(pd.DataFrame(
-                        [(w.answer, w.count, w.recognised or "") for w in node.wrong],
-                        columns=["common wrong answer", "students", "which is"]),
-                        hide_index=True)
-        row = st.container(horizontal=True)
-        api = cs.classroom()
-        row.button("Hide the answers" if step.revealed else "Reveal the answers",
-                   icon=":material/lightbulb:", key=REVEAL, on_click=_act,
-                   args=(api.reveal, room.code, room.key, not step.revealed))
-        row.button("Reopen answers" if step.locked else "Close answers",
-                   icon=":material/lock:", key=LOCK, on_click=_act,
-                   args=(api.lock, room.code, room.key, not step.locked))
-        row.button("Reset this step", icon=":material/restart_alt:", key=RESET, on_click=_act,
-                   args=(api.reset_step, room.code, room.key),
-                   help="Delete this step's answers; hidden and open again.")
-        row.download_button("Answers (CSV)", lambda: api.export_csv(room.code, room.key),
-                            file_name=f"class-{room.code}.csv", mime="text/csv",
-                            icon=":material/download:", on_click="ignore", key=CSV)
+                    st.markdown("Common wrong answers:\n" + "\n".join(
+                        f"- **{as_markdown(w.answer)}** · {w.count} "
+                        f"{'student' if w.count == 1 else 'students'}"
+                        + (f" · {as_markdown(w.recognised)}" if w.recognised else "")
+                        for w in node.wrong))
 
     live()
+
+
+def _controls(room: TeacherPass, step) -> None:
+    """Reveal, close or reset the current step's answers."""
+    state_ = ((":material/visibility: answers revealed" if step.revealed
+               else ":material/visibility_off: answers hidden")
+              + (" · :material/lock: closed" if step.locked else " · :material/lock_open: open"))
+    row = st.container(horizontal=True, vertical_alignment="center")
+    api = cs.classroom()
+    row.button("Hide the answers" if step.revealed else "Reveal the answers",
+               icon=":material/lightbulb:", key=REVEAL, on_click=_act,
+               args=(api.reveal, room.code, room.key, not step.revealed))
+    row.button("Reopen answers" if step.locked else "Close answers",
+               icon=":material/lock:", key=LOCK, on_click=_act,
+               args=(api.lock, room.code, room.key, not step.locked))
+    row.button("Reset this step", icon=":material/restart_alt:", key=RESET, on_click=_act,
+               args=(api.reset_step, room.code, room.key),
+               help="Delete this step's answers; hidden and open again.")
+    row.markdown(state_)

@@ -39,13 +39,11 @@ PAGES = (  # (file in PAGE_DIR, title, icon); the first one is the default page 
     ("gradient_check.py", "Gradient check", ":material/rule:"),
     ("backprop.py", "Step through", ":material/timeline:"),
     ("train.py", "Train", ":material/model_training:"),
-    ("classroom.py", "Live class", ":material/co_present:"),
+    ("class.py", "Live class", ":material/co_present:"),
 )
 FAVICON = Path(__file__).resolve().with_name("favicon.png")
 """The browser tab's icon, served by the app itself: a ":material/…" page icon makes every
 browser fetch an SVG from fonts.gstatic.com, which an offline classroom or a strict CSP loses."""
-URL_PATHS = {"classroom.py": "class"}
-"""Pages whose address is not their file's name (the others: build is "/", graph "/graph")."""
 
 STYLE_SETTLE_S = 0.3
 """How long a run pauses after sending a new page stylesheet (`_page_style`)."""
@@ -62,8 +60,7 @@ _IN_FRAME: ContextVar[bool] = ContextVar("autograd_playground_in_frame", default
 def page(file: str) -> st.Page:
     """The page of `file` (one of PAGES), as `st.navigation` and `st.page_link` take it."""
     i, title, icon = next((i, t, c) for i, (f, t, c) in enumerate(PAGES) if f == file)
-    return st.Page(PAGE_DIR / file, title=title, icon=icon, default=i == 0,
-                   url_path=URL_PATHS.get(file))
+    return st.Page(PAGE_DIR / file, title=title, icon=icon, default=i == 0)
 
 
 ALIASES = {"step_through": "backprop.py"}

@@ -19,7 +19,7 @@ from playground.classroom import database
 from playground.errors import from_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = "pages/classroom.py"
+PAGE = "pages/class.py"
 
 
 @pytest.fixture(autouse=True)
@@ -80,8 +80,8 @@ def join(code: str, nickname: str = "") -> AppTest:
 
 
 def test_the_page_is_in_the_navigation_at_class():
-    assert ("classroom.py", "Live class", ":material/co_present:") in frame.PAGES
-    assert frame.URL_PATHS["classroom.py"] == cs.PAGE_PATH == "class"
+    assert ("class.py", "Live class", ":material/co_present:") in frame.PAGES
+    assert cs.PAGE_PATH == "class"  # the file's name: a fresh server's first request finds it
 
 
 def test_a_teacher_opens_a_room_with_a_code_a_qr_code_and_a_private_link():
@@ -133,28 +133,29 @@ def test_students_join_follow_answer_and_the_teacher_sees_who_understood():
     metrics = {m.label: m.value for m in teacher.metric}
     assert metrics == {"Joined": "2", "Answered": "2", "All right": "50%"}
     assert len(teacher.get("vega_lite_chart")) == 3  # one chart per hidden number
-    assert "the value of a" in str(teacher.dataframe[0].value)  # a recognised mistake
+    assert "**2** · 1 student · the value of a" in texts(teacher)  # a recognised mistake
 
     teacher.button(key=teacher_ui.REVEAL).click()
     run(teacher)
     run(bo)  # the follower's tick: the teacher revealed
-    assert "answer: `4.0000`" in texts(bo)
+    assert "**Answer: 4.0000**" in texts(bo)
 
 
 def test_the_class_follows_the_teacher_to_the_next_step():
     teacher, code = teacher_with_exercise()
     ada = join(code, "Ada")
-    teacher.text_input(key=teacher_ui.PASTE).input(link("graph", font="28"))
+    teacher.text_input(key=teacher_ui.PASTE).input(link("graph", font="28", dir="LR"))
     teacher.button(key=teacher_ui.ADD_PASTED).click()
     run(teacher)
     teacher.button(key=teacher_ui.NEXT).click()
     run(teacher)
     title = "Graph: " + presets.get(presets.DEFAULT_KEY).title
-    assert f"**Step 2 of 2:** {title}" in texts(teacher)
+    assert f"Step 2 of 2: {title}" in texts(teacher)
     run(ada)
     assert f"Step 2 of 2: {title}" in texts(ada)
     assert ada.session_state[keys.EXERCISE] is None  # this step hides nothing
-    assert ada.session_state[keys.OPTIONS].font_size == 28  # and carries its view
+    assert ada.session_state[keys.OPTIONS].rankdir == "LR"  # and carries its view
+    assert ada.session_state[keys.OPTIONS].font_size == 14  # but not the projector's text size
     assert len(ada.get("page_link")) >= 1
     teacher.button(key=teacher_ui.PREVIOUS).click()
     run(teacher)
@@ -208,7 +209,7 @@ def test_the_csv_download_holds_the_answers():
     ada.button(key=f"FormSubmitter:{student_ui.W}answers_{step_id}-Send").click()
     run(ada)
     run(teacher)
-    assert [b.label for b in teacher.get("download_button")] == ["Lesson file (JSON)",
-                                                                 "Answers (CSV)"]
+    assert [b.label for b in teacher.get("download_button")] == [
+        "Lesson file (JSON)", "The class's answers (CSV)"]
     text = cs.classroom().export_csv(code, teacher.session_state[cs.TEACHER].key)
     assert ",Ada,a,4,yes," in text

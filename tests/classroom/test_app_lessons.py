@@ -37,7 +37,7 @@ def test_the_class_follows_a_ready_lesson_through_every_step(ready):
         if number > 1:
             teacher.button(key=teacher_ui.NEXT).click()
             run(teacher)
-        assert f"**Step {number} of {count}:** {title}" in texts(teacher)
+        assert f"Step {number} of {count}: {title}" in texts(teacher)
         run(ada)  # the follower's tick
         assert f"Step {number} of {count}: {title}" in texts(ada)
         step = cs.classroom().student_view(room.code, ada.session_state[cs.STUDENT].token).step

@@ -57,7 +57,7 @@ def test_the_pages_are_the_apps_pages():
     from pages.ui import frame
 
     first, *others = [(Path(file).stem, title) for file, title, _ in frame.PAGES
-                      if file != "classroom.py"]
+                      if file != "class.py"]
     assert lesson.PAGES == {"": first[1], **dict(others)}
 
 
@@ -183,3 +183,6 @@ def test_the_projectors_chart_marks_the_right_answer_in_large_type():
     assert list(data["label"]) == ["1", "✔ 1"] or list(data["label"]) == ["✔ 1", "1"]
     spec = classroom_chart.answers_chart(node).to_dict()
     assert spec["layer"][0]["encoding"]["x"]["axis"]["labelFontSize"] >= 20
+    projector = classroom_chart.answers_chart(node, scale=2.0).to_dict()  # text size 28
+    assert projector["layer"][0]["encoding"]["x"]["axis"]["labelFontSize"] == 32  # the page's
+    assert projector["height"] == 480

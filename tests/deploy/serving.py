@@ -26,8 +26,7 @@ from pages.ui import frame  # noqa: E402
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CHROMIUM = Path("/usr/bin/chromium")
-PAGES = ["" if i == 0 else frame.URL_PATHS.get(file, file.removesuffix(".py"))
-         for i, (file, _, _) in enumerate(frame.PAGES)]
+PAGES = ["" if i == 0 else file.removesuffix(".py") for i, (file, _, _) in enumerate(frame.PAGES)]
 """The url path of every page of streamlit_app.py's navigation."""
 
 
