@@ -131,7 +131,8 @@ class History:
 
     ``undo()`` and ``redo()`` with nothing to undo or redo return the history unchanged, so a
     button can call them without checking ``can_undo`` first. At most ``limits.MAX_HISTORY``
-    earlier specs are kept.
+    earlier specs are kept, and all specs kept (past, current and future) take at most
+    ``limits.MAX_HISTORY_BYTES`` together (``GraphSpec.nbytes``): a push forgets the oldest first.
     """
 
     current: GraphSpec
@@ -147,11 +148,17 @@ class History:
         return bool(self.future)
 
     def push(self, spec: GraphSpec) -> History:
-        """``spec`` becomes current; redo is cleared. Pushing the current spec changes nothing."""
+        """``spec`` becomes current; redo is cleared; the oldest steps go beyond MAX_HISTORY or
+        MAX_HISTORY_BYTES. Pushing the current spec changes nothing."""
         if spec == self.current:
             return self
         past = (*self.past, self.current)[-limits.MAX_HISTORY :]
-        return History(spec, past, ())
+        budget = limits.MAX_HISTORY_BYTES - spec.nbytes
+        start = len(past)
+        while start and past[start - 1].nbytes <= budget:
+            start -= 1
+            budget -= past[start].nbytes
+        return History(spec, past[start:], ())
 
     def undo(self) -> History:
         """Back to the previous spec."""

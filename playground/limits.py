@@ -33,6 +33,15 @@ from the shapes before it is computed)."""
 MAX_TOTAL_ELEMENTS = 4_000_000
 """Elements in all leaves of one graph together, checked as a graph is read, before any value is
 made (the bound on all its tensors, MAX_GRAPH_ELEMENTS, follows when it is evaluated)."""
+MAX_LITERAL_NUMBERS = 100_000
+"""Numbers written out in one graph's values together (its lists and single numbers, not its
+generators): about 3 MB as the session keeps them. A list is refused from its shape before its
+numbers are read, and a graph as soon as its values so far pass the limit."""
+MAX_OPERANDS = 256
+"""Operands of one node, such as stack(a, b, ...); each is an edge of the drawing."""
+MAX_EDGES = 6_000
+"""Operands of all nodes of one graph together (a node that reads x twice counts twice): every
+edge is drawn, and the drawing's source is sent to the browser."""
 
 # The cost of evaluating a graph (playground.budget), worked out from shapes before any work.
 MAX_GRAPH_ELEMENTS = 4_000_000
@@ -69,6 +78,10 @@ that would need more compares fewer elements, evenly spaced, and says so."""
 # Editing (playground.edits).
 MAX_HISTORY = 100
 """Undo steps kept per session; an older step is forgotten, without a message."""
+MAX_HISTORY_BYTES = 16 * 2**20
+"""Estimated bytes of all the graphs one session's undo history keeps, the current one included
+(GraphSpec.nbytes); the oldest steps are forgotten first, without a message. The largest graph
+the limits allow takes about 4.3 MB, so it always fits."""
 
 # The server (pages/ui/cached.py and the Graph page).
 CACHE_BYTES = 320 * 2**20

@@ -17,7 +17,7 @@ from playground import limits
 from playground.errors import SpecError
 from playground.expr import parse, parse_value
 from playground.share import decode, encode
-from playground.spec import GraphSpec
+from playground.spec import GraphSpec, Node
 
 EXPRESSIONS = [
     ("x = __import__('os').system('touch /tmp/pwned')", "attribute access is not allowed"),
@@ -291,6 +291,87 @@ def test_the_decompression_bomb_fits_in_a_link_yet_is_refused():
     assert len(bomb) < limits.MAX_SHARE_CHARS
     with pytest.raises(SpecError, match="unpacks to more than"):
         decode(bomb)
+
+
+# --- Costs no other limit counted (issue 28): edges and numbers written out -------------------
+
+
+def compact_link(*nodes) -> str:
+    return link(zlib.compress(json.dumps({"version": 1, "nodes": list(nodes)},
+                                         separators=(",", ":")).encode(), 9))
+
+
+def stacks(count: int, operands: int) -> list[dict]:
+    return [{"name": f"s{i}", "kind": "op", "op": "stack", "operands": ["a"] * operands}
+            for i in range(count)]
+
+
+def built(nodes: list[dict], seen: list[str]):
+    """The nodes of a document as Nodes, built one at a time as a graph reads them (each name
+    goes into ``seen`` as it is built)."""
+    for position, data in enumerate(nodes, 1):
+        seen.append(data["name"])
+        yield Node.from_dict(data, position)
+
+
+def test_a_link_of_400_stacks_each_reading_one_input_2000_times_is_refused_at_its_first():
+    edges = compact_link(LEAF, *stacks(400, 2_000))
+    assert len(edges) < 7_000
+    with pytest.raises(SpecError) as info:
+        decode(edges)
+    assert info.value.node == "s0"
+    assert info.value.problem == "stack reads 2,000 operands, more than the limit of 256 for one node"
+
+
+def test_the_edges_of_a_graph_count_together_and_the_graph_stops_where_they_pass_the_limit():
+    seen: list[str] = []
+    with pytest.raises(SpecError) as info:
+        GraphSpec(built([LEAF, *stacks(100, 250)], seen))
+    assert info.value.node == "s24"  # 24 stacks read 6,000; the 25th passes the limit
+    assert "read 6,250 operands together, more than the limit of 6,000 edges" in str(info.value)
+    assert seen[-1] == "s24" and len(seen) == 26  # the 75 stacks after it were never built
+
+
+def test_a_graph_at_every_edge_limit_is_accepted():
+    spec = GraphSpec.from_json(doc(LEAF, *stacks(23, 256), {"name": "t", "kind": "op",
+                                                            "op": "stack", "operands": ["a"] * 112}))
+    assert sum(len(n.operands) for n in spec) == limits.MAX_EDGES
+    assert max(len(n.operands) for n in spec) == limits.MAX_OPERANDS
+
+
+def test_a_5_kb_link_of_999000_numbers_is_refused_from_the_lists_shape():
+    numbers = compact_link({"name": "a", "kind": "input", "value": [1.5] * 999_000})
+    assert len(numbers) < 6_000
+    with pytest.raises(SpecError) as info:
+        decode(numbers)
+    assert info.value.node == "a"
+    assert info.value.problem.startswith(
+        "the list holds 999,000 numbers written out, more than the limit of 100,000 for one "
+        "graph; use a generator such as randn(1000, 1000, seed=0)")
+    # its numbers are never read: a word at the end would be named if they were
+    with pytest.raises(SpecError, match="the list holds 999,000 numbers"):
+        GraphSpec.from_json(json.dumps({"version": 1, "nodes": [
+            {"name": "a", "kind": "input", "value": [1.5] * 998_999 + ["x"]}]},
+            separators=(",", ":")))
+
+
+def test_the_numbers_of_all_values_count_together_and_the_graph_stops_where_they_pass():
+    seen: list[str] = []
+    lists = [{"name": name, "kind": "const", "value": [[0.5] * 300] * 200} for name in "bcde"]
+    with pytest.raises(SpecError) as info:
+        GraphSpec(built([LEAF, *lists], seen))
+    assert info.value.node == "c"
+    assert ("the graph's values up to this node hold 120,001 numbers written out, more than the "
+            "limit of 100,000") in str(info.value)
+    assert seen == ["a", "b", "c"]
+
+
+def test_numbers_at_the_limit_are_accepted_and_generators_are_not_numbers_written_out():
+    spec = GraphSpec.from_json(doc({"name": "a", "kind": "input", "value": [0.5] * 99_999},
+                                   {"name": "b", "kind": "const", "value": 2.0},
+                                   {"name": "g", "kind": "input",
+                                    "value": {"fn": "randn", "shape": [1000, 1000]}}))
+    assert [n.name for n in spec] == ["a", "b", "g"]
 
 
 # --- Fuzzing: whatever arrives, the answer is a GraphSpec or a SpecError -----------------------

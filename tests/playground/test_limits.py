@@ -7,12 +7,15 @@ gets holds the table's quoted text; the others are shown doing what their row sa
 
 from __future__ import annotations
 
+import gc
+import json
 import re
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from playground import GraphSpec, Node, budget, checks, limits, parse, share
+from playground import GraphSpec, Node, budget, checks, edits, limits, parse, share
 from playground.edits import History
 from playground.errors import SpecError
 from playground.evaluate import evaluate
@@ -69,6 +72,14 @@ TRIGGERS = {
         f"h{i} = tanh({'x' if i == 0 else f'h{i - 1}'})\n" for i in range(4)))),
     "MAX_WORK": lambda: evaluate(parse(
         "a = randn(1000, 1000, seed=0)\nm0 = a @ a\nm1 = m0 @ a\n")),
+    "MAX_LITERAL_NUMBERS": lambda: GraphSpec([
+        Node.input("a", [0.5] * (limits.MAX_LITERAL_NUMBERS // 2)),
+        Node.const("b", [0.5] * (limits.MAX_LITERAL_NUMBERS // 2 + 1))]),
+    "MAX_OPERANDS": lambda: Node.operation("s", "stack", *["a"] * (limits.MAX_OPERANDS + 1)),
+    "MAX_EDGES": lambda: GraphSpec([Node.input("a", 1.0), *[
+        Node.operation(f"s{i}", "stack", *["a"] * limits.MAX_OPERANDS)
+        for i in range(limits.MAX_EDGES // limits.MAX_OPERANDS)],
+        Node.operation("t", "stack", *["a"] * (limits.MAX_EDGES % limits.MAX_OPERANDS + 1))]),
     "MAX_SEED": lambda: parse(f"x = randn(3, seed={limits.MAX_SEED + 1})"),
     "MAX_JSON_CHARS": lambda: GraphSpec.from_json(" " * (limits.MAX_JSON_CHARS + 1)),
     "MAX_SHARE_CHARS": lambda: share.decode("v1." + "A" * limits.MAX_SHARE_CHARS),
@@ -118,6 +129,56 @@ def test_the_history_forgets_its_oldest_step_silently():
     for i in range(1, limits.MAX_HISTORY + 5):
         history = history.push(parse(f"x = {i}.0"))
     assert len(history.past) == limits.MAX_HISTORY
+
+
+def _numbers(count: int, first: float) -> GraphSpec:
+    return GraphSpec([Node.input("x", [first] + [0.5] * (count - 1))])
+
+
+def test_the_history_keeps_at_most_its_bytes_and_forgets_the_oldest_first():
+    pushed = [_numbers(50_000, i) for i in range(30)]
+    assert pushed[0].nbytes == 500 + 32 * 50_000
+    history = History(pushed[0])
+    for spec in pushed[1:]:
+        history = history.push(spec)
+    kept = (*history.past, history.current)
+    assert kept == tuple(pushed[-10:])  # 10 of 1,600,500 bytes fit in 16 MiB, 11 do not
+    assert sum(s.nbytes for s in kept) <= limits.MAX_HISTORY_BYTES
+
+
+def test_the_largest_graph_always_fits_and_three_of_them_fill_the_history():
+    history = History(parse("x = 1.0"))
+    for i in range(5):
+        history = history.push(parse(f"x = {i}.5"))
+    largest = GraphSpec([Node.input("x", [0.5] * limits.MAX_LITERAL_NUMBERS), *[
+        Node.operation(f"s{i}", "stack", *["x"] * 3) for i in range(limits.MAX_NODES - 1)]])
+    assert largest.nbytes == 500 * 2_000 + 8 * 5_997 + 32 * 100_000  # 4.25 MB
+    versions = [edits.set_value(largest, "x", [float(i)] * 100_000) for i in range(4)]
+    for spec in versions:
+        history = history.push(spec)
+    assert history.past == tuple(versions[1:3])  # a fourth would pass 16 MiB: the rest went
+    history = history.undo().undo()
+    assert history.current == versions[1] and not history.can_undo
+
+
+@pytest.mark.parametrize("make", [
+    lambda: parse("x = 1.0\n" + "".join(f"h{i} = sin({'x' if i == 0 else f'h{i - 1}'})\n"
+                                            for i in range(1_999))),
+    lambda: GraphSpec.from_json(json.dumps({"version": 1, "nodes": [
+        {"name": "x", "kind": "input", "value": [[i * 0.1 + j for i in range(100)]
+                                                 for j in range(1_000)]}]})),
+    lambda: GraphSpec([Node.input("a", 1.0), *[Node.operation(f"s{i}", "stack", *["a"] * 200)
+                                                for i in range(20)]]),
+])
+def test_a_graphs_estimated_bytes_are_within_a_third_of_what_it_takes(make):
+    gc.collect()
+    tracemalloc.start()
+    try:
+        spec = make()
+        taken = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert 0.67 * taken <= spec.nbytes <= 1.5 * taken, (spec.nbytes, taken)
 
 
 def test_the_cache_never_keeps_more_than_its_bytes():
