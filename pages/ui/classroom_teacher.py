@@ -248,8 +248,8 @@ def _projector(room: TeacherPass) -> None:
             chart_col, text_col = st.columns([3, 2], gap="large")
             with chart_col:
                 if node.bars:
-                    st.altair_chart(classroom_chart.answers_chart(node, scale),
-                                    width="stretch")
+                    st.vega_lite_chart(spec=classroom_chart.answers_spec(node, scale),
+                                       width="stretch")
                 else:
                     st.markdown(f"#### {as_markdown(node.label)}: no answers yet")
             with text_col:

@@ -179,10 +179,10 @@ def test_the_projectors_chart_marks_the_right_answer_in_large_type():
 
     key = lesson.read_key(lesson.read_link(exercise_link()).answer_key)
     node = summarise(key, [_row(1, "a", "4", True), _row(2, "a", "2", False)], 2).nodes[0]
-    data = classroom_chart.frame(node)
-    assert list(data["label"]) == ["1", "✔ 1"] or list(data["label"]) == ["✔ 1", "1"]
-    spec = classroom_chart.answers_chart(node).to_dict()
-    assert spec["layer"][0]["encoding"]["x"]["axis"]["labelFontSize"] >= 20
-    projector = classroom_chart.answers_chart(node, scale=2.0).to_dict()  # text size 28
-    assert projector["layer"][0]["encoding"]["x"]["axis"]["labelFontSize"] == 32  # the page's
+    assert sorted(r["label"] for r in classroom_chart.rows(node)) == ["1", "✔ 1"]
+    spec = classroom_chart.answers_spec(node)
+    assert spec["encoding"]["x"]["axis"]["labelFontSize"] >= 20
+    assert spec["layer"][0]["encoding"]["color"]["scale"]["domain"] == ["right", "not right"]
+    projector = classroom_chart.answers_spec(node, scale=2.0)  # text size 28
+    assert projector["encoding"]["x"]["axis"]["labelFontSize"] == 32  # the page's text
     assert projector["height"] == 480
