@@ -169,7 +169,7 @@ def training_session(query: dict[str, str]) -> tuple[AppTest, float]:
     start = time.perf_counter()
     at.run()
     cold = (time.perf_counter() - start) * 1000
-    at.button(key=keys.TRAIN_PLAY).click()
+    at.button(key=keys.TRAIN_START).click()
     at.run()
     if at.exception or not at.session_state[keys.TRAIN_RUNNING]:
         raise RuntimeError(f"the Train page did not start training: {at.exception}")

@@ -503,7 +503,7 @@ async def trainer(url: str, stop: asyncio.Event) -> Outcome:
     async with _visit(session, "trainer"):
         await session.connect()
         await session.rerun(page="train")
-        await session.rerun(widgets=[_trigger(session.widget("w_train_play"))])
+        await session.rerun(widgets=[_trigger(session.widget("w_train_start"))])
         ended = due = time.perf_counter()
         while not stop.is_set():
             if session.timer is None:
@@ -517,7 +517,7 @@ async def trainer(url: str, stop: asyncio.Event) -> Outcome:
             outcome.add("train period", time.perf_counter() - ended)
             ended = time.perf_counter()
         sent = time.perf_counter()
-        await session.rerun(widgets=[_trigger(session.widget("w_train_play"))])
+        await session.rerun(widgets=[_trigger(session.widget("w_train_pause"))])
         outcome.add("Pause", time.perf_counter() - sent)
     return outcome
 

@@ -5,6 +5,10 @@ widgets are controlled, as in the sidebar: each widget's key is written from the
 it is drawn, and its callback writes the settings back. The settings that differ from the defaults
 are mirrored into the URL (`TrainSettings.to_query`), next to the graph's own parameters, so the
 address bar and the page's share link reproduce the lesson; the weights never travel.
+
+A session's first run of the page draws its heading and controls alone, and the browser asks for
+the rest a moment later (`first_paint`): the rest's widgets and charts need much more of the
+browser's code, and sent together they kept Start off the screen until all of it had loaded.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import streamlit as st
 from pages.ui import frame, keys, session
 from playground import selection, view
 from playground.errors import as_markdown
-from playground.training import Trainer, TrainSettings, sample_spec, settings_from_query
+from playground.training import Trainer, TrainSettings, charts, sample_spec, settings_from_query
 from playground.training import settings as choices
 from playground.training.pace import Pace
 
@@ -31,6 +35,16 @@ BUDGET_S = 0.06
 SPEEDS = (1, 5, 10, 25, 50, 100, 250)
 """Steps per update offered while training runs."""
 DEFAULT_SPEED = 25
+LABEL_STYLE = ("<style>" + ", ".join(
+    f".st-key-{keys.TRAIN_PICTURES_BLOCK} .role-{part} text"
+    for part in ("axis-label", "axis-title", "legend-label", "legend-title"))
+    + " { fill: currentColor; }</style>")
+"""The charts' labels in the page's text colour: Streamlit's chart theme draws them grey, 3.7:1 on
+the light theme's white, under the 4.5:1 that small text needs. CSS follows a change of theme at
+once, as a colour chosen on the server could not."""
+FIRST_PAINT_S = 0.3
+"""Seconds between the browser drawing the session's first run (heading and controls) and its
+asking for the rest of the page (benchmarks/train_clicks.py measures Start's first appearance)."""
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -49,16 +63,18 @@ def running() -> bool:
 
 
 def ensure_state() -> None:
-    """This session's trainer; a new session, or a new link, builds it from the URL."""
+    """This session's trainer; a new session, or a new link, builds it from the URL. The link's
+    settings that could not be read are named above the controls while its network is shown."""
     state = st.session_state
     incoming = {key: st.query_params.get(key) for key in choices.query_keys()}
     if keys.TRAINER not in state or view.is_new_link(incoming, state.get(keys.TRAIN_URL_WRITTEN)):
         loaded, ignored = settings_from_query(incoming)
-        if ignored:
-            st.warning(as_markdown("Ignored link settings: " + "; ".join(ignored) + "."),
-                       icon=":material/warning:")
         _install(Trainer(loaded))
+        if ignored:
+            state[keys.TRAIN_LINK_NOTE] = "Ignored link settings: " + "; ".join(ignored) + "."
     state.setdefault(keys.TRAIN_SPEED, DEFAULT_SPEED)
+    if state.get(keys.TRAIN_LINK_NOTE):
+        st.warning(as_markdown(state[keys.TRAIN_LINK_NOTE]), icon=":material/warning:")
 
 
 def _install(new: Trainer) -> None:
@@ -67,6 +83,42 @@ def _install(new: Trainer) -> None:
     st.session_state[keys.TRAIN_SETTINGS] = new.settings
     st.session_state[keys.TRAIN_RUNNING] = False
     st.session_state[keys.TRAIN_SAMPLE] = ("train", 0)
+    st.session_state.pop(keys.TRAIN_LINK_NOTE, None)
+
+
+def first_paint() -> bool:
+    """True on the session's first run of the page, which draws the heading and the controls
+    alone; `rest_follows` then has the browser ask for the rest once it has drawn them."""
+    first = keys.TRAIN_PAINTED not in st.session_state
+    st.session_state[keys.TRAIN_PAINTED] = True
+    return first
+
+
+def rest_follows() -> None:
+    """Rerun the whole page `FIRST_PAINT_S` after the browser has drawn this run: a fragment on
+    the browser's timer, whose own first call (in this run) does nothing."""
+    calls = []
+
+    @st.fragment(run_every=FIRST_PAINT_S)
+    def rest_of_the_page() -> None:
+        calls.append(None)
+        if len(calls) > 1:
+            st.rerun()
+
+    rest_of_the_page()
+
+
+def drawn() -> charts.Drawn:
+    """The pictures of this session's trainer, computed once per state: a rerun that trained
+    nothing (a click, a setting, an early timer) draws the same ones again."""
+    current = trainer()
+    with current.lock:
+        state = (current.steps, current.settings)
+        memo = st.session_state.get(keys.TRAIN_PICTURES)
+        if memo is None or memo[0] is not current or memo[1] != state:
+            memo = (current, state, charts.drawn(current))
+            st.session_state[keys.TRAIN_PICTURES] = memo
+    return memo[2]
 
 
 def sync_url() -> None:
@@ -109,10 +161,15 @@ def change(**fields) -> None:
 # --- controls (widget callbacks) ----------------------------------------------------------------
 
 
-def set_running(wanted: bool) -> None:
-    """Start or Pause, as the button said when it was drawn: a click that arrives late (the
-    page was busy redrawing) can never undo the one before it, as a toggle would."""
-    st.session_state[keys.TRAIN_RUNNING] = wanted and not trainer().diverged
+def start() -> None:
+    st.session_state[keys.TRAIN_RUNNING] = not trainer().diverged
+
+
+def pause() -> None:
+    """Start and Pause are two buttons, never one that toggles: the browser may deliver a click
+    twice (with its timer's rerun of the fragment, then on its own), and Pause twice is still
+    paused."""
+    st.session_state[keys.TRAIN_RUNNING] = False
 
 
 def copy_speed() -> None:
@@ -126,8 +183,8 @@ def step_once() -> None:
 
 
 def reset() -> None:
+    st.session_state[keys.TRAIN_RUNNING] = False  # first: a run still training stops at once
     trainer().reset()
-    st.session_state[keys.TRAIN_RUNNING] = False
 
 
 def sample_sizes() -> dict[str, int]:
@@ -169,9 +226,9 @@ def open_sample_graph() -> None:
     """Pause, and put the chosen sample's graph at the current weights into the graph history
     (the Graph, Gradients and Gradient check pages show it); the page then switches to Graph.
     A refused graph (weights that are no longer finite) leaves its error for the page."""
+    st.session_state[keys.TRAIN_RUNNING] = False
     split, index = sample()
     spec = sample_spec(trainer(), split, index)
-    st.session_state[keys.TRAIN_RUNNING] = False
     st.session_state[keys.TRAIN_GO_GRAPH] = session.apply_edit("train", lambda _: spec)
 
 
@@ -212,9 +269,16 @@ def timer_out_of_step() -> bool:
     return pace().out_of_step(_timer())
 
 
-def steps_per_update() -> int:
-    """The chosen steps per 0.4 s, scaled to this session's timer (within `BUDGET_S`)."""
-    return pace().steps(st.session_state[keys.TRAIN_SPEED], _timer())
+def steps_due() -> int:
+    """The steps this update may take: the chosen steps per 0.4 s of wall-clock time since the
+    last, however soon the rerun came (`Pace.take`: the server keeps the pace, not the browser's
+    timer)."""
+    return pace().take(_pace_key(), st.session_state[keys.TRAIN_SPEED])
+
+
+def give_back(steps: int) -> None:
+    """Steps `steps_due` granted that the update did not take (its `BUDGET_S` ran out)."""
+    pace().give_back(_pace_key(), steps)
 
 
 def pace_note() -> str | None:

@@ -33,11 +33,12 @@ def sample_spec(trainer: Trainer, split: str, index: int) -> GraphSpec:
     x, y = sample_arrays(trainer, split, index)
     nodes = [Node.const("x", x.tolist())]
     h = "x"
-    params = dict(trainer.named_parameters())
+    with trainer.lock:  # the weights after one step, never half-way through the next
+        weights = {name: tensor.data.tolist() for name, tensor in trainer.named_parameters()}
     last = len(trainer.layers)
     for k in range(1, last + 1):
-        nodes += [Node.input(f"W{k}", params[f"W{k}"].data.tolist()),
-                  Node.input(f"b{k}", params[f"b{k}"].data.tolist()),
+        nodes += [Node.input(f"W{k}", weights[f"W{k}"]),
+                  Node.input(f"b{k}", weights[f"b{k}"]),
                   Node.operation(f"z{k}", "linear", h, f"W{k}", f"b{k}")]
         h = f"z{k}"
         if k < last and settings.activation != "linear":

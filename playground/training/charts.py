@@ -9,11 +9,14 @@ differ in dash or lightness, never in hue alone.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import pandas as pd
 
+from . import pictures
 from .datasets import DOMAIN
 from .pictures import NetworkPicture
+from .trainer import Trainer
 
 ORANGE, ZERO, BLUE = "#f59322", "#e8eaeb", "#0877bd"
 LIGHT_ORANGE, LIGHT_BLUE = "#f9bf7c", "#74aed6"
@@ -32,7 +35,33 @@ LABEL_AXIS = {"title": None, "grid": False, "ticks": False, "domain": False,
 they take the theme's text colour: readable on the dark theme as on the light one."""
 BOUNDARY_SIZE = 270
 """Pixels of each side of the plane (axes and legend come on top)."""
-LINE_HEIGHT = 170
+LINE_HEIGHT = 130
+"""Pixels of each line chart's plot (axes and legend come on top, the width fits the column)."""
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """Everything the Train page draws of a trainer's state: the network's spec, the plane's
+    image and the data points (the chosen point is the page's: ``boundary`` joins them), and
+    the loss, accuracy and gradient-norm specs."""
+
+    network: dict
+    plane: pd.DataFrame
+    points: pd.DataFrame
+    loss: dict
+    accuracy: dict
+    gradients: dict
+
+
+def drawn(trainer: Trainer) -> Drawn:
+    """The pictures of ``trainer`` as it is now (its lock held: never half-way through a step)."""
+    with trainer.lock:
+        history = pictures.history_frames(trainer)
+        return Drawn(network(pictures.network_picture(trainer)),
+                     pictures.boundary_frame(trainer),
+                     pictures.points_frame(trainer, trainer.settings.show_test),
+                     loss(history["loss"]), accuracy(history["accuracy"]),
+                     gradient_norms(history["gradients"]))
 
 
 def boundary(plane: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
@@ -165,7 +194,7 @@ def gradient_norms(frame: pd.DataFrame) -> dict:
         "tickCount": 4, "grid": True})
     spec["encoding"]["color"] = {"field": "series", "type": "ordinal", "title": None,
                                  "scale": {"scheme": "viridis"},
-                                 "legend": {"orient": "bottom", "columns": 3}}
+                                 "legend": {"orient": "bottom", "offset": 4, "columns": 3}}
     spec["encoding"].pop("strokeDash")
     return spec
 
@@ -175,7 +204,7 @@ def _lines(frame: pd.DataFrame, title: str, scale: dict, value_format: str = ".3
     The step axis starts at 0 and spans at least 10 steps, so a fresh network's single record
     still has a readable axis; its labels are whole numbers (1k for 1,000)."""
     return {
-        "height": LINE_HEIGHT,
+        "height": LINE_HEIGHT, "autosize": {"type": "fit-x", "contains": "padding"},
         "usermeta": {"embedOptions": {"renderer": "svg"}},  # a few paths; labels are elements
         "data": {"name": "history"},
         "datasets": {"history": frame},
@@ -188,7 +217,7 @@ def _lines(frame: pd.DataFrame, title: str, scale: dict, value_format: str = ".3
                   "axis": {"format": value_format, "tickCount": 4}},
             "color": {"field": "series", "type": "nominal", "title": None,
                       "scale": {"domain": ["train", "test"], "range": ["#6b7280", BLUE]},
-                      "legend": {"orient": "bottom"}},
+                      "legend": {"orient": "bottom", "offset": 4}},
             "strokeDash": {"field": "series", "type": "nominal", "legend": None,
                            "scale": {"domain": ["train", "test"], "range": [[5, 3], [1, 0]]}},
             "tooltip": [{"field": "series"}, {"field": "step"},

@@ -11,6 +11,10 @@ other sessions does not count as cost. One student alone updates every 0.4 s, as
 of thirty slows down instead of slowing everybody else down. A trainer that has not reported for
 ``stale_s`` (paused, closed, gone) no longer counts.
 
+The server, not the browser's timer, holds each trainer to its pace: ``take`` hands out the steps
+a trainer may take now, accrued at its chosen steps per ``base_s`` of wall-clock time, so a client
+that reruns the page as fast as it can (ignoring its timer) trains no faster than one that waits.
+
 One ``Pace`` serves the whole server (the page keeps it with ``st.cache_resource``): it is the
 one piece of state that sessions share on purpose, and it holds only timings. Thread-safe; plain
 Python, no Streamlit.
@@ -37,6 +41,7 @@ class Pace:
         self._clock = clock
         self._lock = threading.Lock()
         self._costs: dict[str, tuple[float, float]] = {}  # trainer -> (seconds, reported at)
+        self._allowed: dict[str, tuple[float, float]] = {}  # trainer -> (steps due, as of)
 
     def report(self, trainer: str, cpu_seconds: float | None = None) -> float:
         """Record that ``trainer`` (a key unique to one session) just spent ``cpu_seconds`` of
@@ -73,6 +78,28 @@ class Pace:
         ``steps_per_base`` steps per ``base_s``: a busy server updates less often, not slower."""
         return max(1, round(steps_per_base * timer_s / self.base_s))
 
+    def take(self, trainer: str, steps_per_base: int) -> int:
+        """The steps ``trainer`` may take now, taken from what it has accrued: ``steps_per_base``
+        for every ``base_s`` of wall-clock time, however often it asks. At most one update's
+        worth (``steps`` at the current interval) at once, and up to one more kept in hand, so
+        a timer firing a little early still gets a whole update. A trainer new to the pace (or
+        back after ``stale_s``) starts with both."""
+        now = self._clock()
+        with self._lock:
+            update = self.steps(steps_per_base, self._current(now))
+            due, since = self._allowed.get(trainer, (2 * update, now))
+            due = min(2 * update, due + steps_per_base * (now - since) / self.base_s)
+            granted = min(update, int(due))
+            self._allowed[trainer] = (due - granted, now)
+            return granted
+
+    def give_back(self, trainer: str, steps: int) -> None:
+        """Return steps ``take`` granted that ``trainer`` did not take (its time ran out)."""
+        with self._lock:
+            if trainer in self._allowed:
+                due, since = self._allowed[trainer]
+                self._allowed[trainer] = (due + steps, since)
+
     def active(self) -> int:
         """How many trainers count now."""
         with self._lock:
@@ -85,5 +112,6 @@ class Pace:
         return min(self.max_s, max(self.base_s, total / self.share))
 
     def _drop_stale(self, now: float) -> None:
-        for trainer in [t for t, (_, at) in self._costs.items() if now - at > self.stale_s]:
-            del self._costs[trainer]
+        for table in (self._costs, self._allowed):
+            for trainer in [t for t, (_, at) in table.items() if now - at > self.stale_s]:
+                del table[trainer]

@@ -4,13 +4,20 @@
 One Trainer belongs to one browser session (it lives in that session's state); nothing here is
 shared between sessions, and the weights are drawn from ``autograd.manual_seed(settings.seed)``,
 which is per thread, so the same settings always start from the same network.
+
+Two threads of one session can still meet here: Streamlit starts a click's run in a new thread at
+once, while the run it replaces finishes its current statement (a chunk of training, say). So
+every change and every read of the weights holds ``lock``, and ``run`` asks ``keep_going`` before
+each step: the replaced run stops after one step once the click has paused training.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,6 +70,7 @@ class Trainer:
     single update; ``run`` does several and records the result."""
 
     def __init__(self, settings: TrainSettings) -> None:
+        self.lock = threading.RLock()
         self.settings = settings
         self.data = datasets.split(settings)
         self.train_x = datasets.features(self.data.train_points, settings.features)
@@ -104,57 +112,64 @@ class Trainer:
 
     def step(self, indices: np.ndarray | None = None) -> float:
         """One update on the next batch (or on the training points ``indices``); the loss."""
-        if indices is None:
-            x, y = self._next_batch()
-        else:
-            x, y = ag.tensor(self.train_x[indices]), ag.tensor(self.train_y[indices])
-        with np.errstate(all="ignore"):
-            loss = self.objective(x, y)
-            self.optimizer.zero_grad()
-            loss.backward()
-            self.optimizer.step()
-        self.steps += 1
-        self.samples_seen += len(x)
-        self.last_loss = float(loss.data)
-        return self.last_loss
+        with self.lock:
+            if indices is None:
+                x, y = self._next_batch()
+            else:
+                x, y = ag.tensor(self.train_x[indices]), ag.tensor(self.train_y[indices])
+            with np.errstate(all="ignore"):
+                loss = self.objective(x, y)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+            self.steps += 1
+            self.samples_seen += len(x)
+            self.last_loss = float(loss.data)
+            return self.last_loss
 
-    def run(self, steps: int, budget_s: float | None = None) -> int:
-        """Up to ``steps`` updates, fewer if ``budget_s`` seconds pass first (at least one) or
-        the loss stops being finite; then one history record. How many steps ran."""
-        start = time.perf_counter()
-        done = 0
-        while done < steps and not self.diverged:
-            self.step()
-            done += 1
-            if budget_s is not None and time.perf_counter() - start > budget_s:
-                break
-        self.record()
-        return done
+    def run(self, steps: int, budget_s: float | None = None,
+            keep_going: Callable[[], bool] = lambda: True) -> int:
+        """Up to ``steps`` updates, fewer if ``budget_s`` seconds pass first (at least one), the
+        loss stops being finite or ``keep_going()`` turns false (asked before each step); then
+        one history record, if a step ran. How many steps ran."""
+        with self.lock:
+            start = time.perf_counter()
+            done = 0
+            while done < steps and not self.diverged and keep_going():
+                self.step()
+                done += 1
+                if budget_s is not None and time.perf_counter() - start > budget_s:
+                    break
+            if done:
+                self.record()
+            return done
 
     def reset(self) -> None:
         """Back to the initial weights, a fresh optimizer and an empty history."""
-        for p, initial in zip(self.model.parameters(), self._initial, strict=True):
-            p.data[...] = initial
-            p.grad = None
-        self.optimizer = self._make_optimizer()
-        self.steps = 0
-        self.samples_seen = 0
-        self.last_loss = math.nan
-        self.history: list[Record] = []
-        self._shuffler = np.random.default_rng(self.settings.seed + 2)
-        self._order = np.arange(0)
-        self.record()
+        with self.lock:
+            for p, initial in zip(self.model.parameters(), self._initial, strict=True):
+                p.data[...] = initial
+                p.grad = None
+            self.optimizer = self._make_optimizer()
+            self.steps = 0
+            self.samples_seen = 0
+            self.last_loss = math.nan
+            self.history: list[Record] = []
+            self._shuffler = np.random.default_rng(self.settings.seed + 2)
+            self._order = np.arange(0)
+            self.record()
 
     def apply(self, settings: TrainSettings) -> Trainer:
         """This trainer with ``settings`` applied: the optimizer's settings change in place, as
         in TensorFlow Playground; new data or a new network give a new Trainer."""
         if settings.rebuilds(self.settings):
             return Trainer(settings)
-        old, self.settings = self.settings, settings
-        if (settings.optimizer, settings.momentum) != (old.optimizer, old.momentum):
-            self.optimizer = self._make_optimizer()
-        self.optimizer.lr = settings.lr
-        return self
+        with self.lock:
+            old, self.settings = self.settings, settings
+            if (settings.optimizer, settings.momentum) != (old.optimizer, old.momentum):
+                self.optimizer = self._make_optimizer()
+            self.optimizer.lr = settings.lr
+            return self
 
     @property
     def epoch(self) -> float:
@@ -186,25 +201,26 @@ class Trainer:
 
     def record(self) -> None:
         """Append the current losses, accuracies and gradient norms to the history."""
-        train_out, test_out = self.predict(self.train_x), self.predict(self.test_x)
-        norms = tuple(float(np.linalg.norm(layer.weight.grad.data))
-                      for layer in self.layers if layer.weight.grad is not None)
-        self.history.append(Record(
-            self.steps, self.epoch,
-            self._data_loss(train_out, self.train_y), self._data_loss(test_out, self.test_y),
-            None if self.settings.regression else _accuracy(train_out, self.train_y),
-            None if self.settings.regression else _accuracy(test_out, self.test_y),
-            norms,
-        ))
-        if len(self.history) > MAX_RECORDS:
-            self.history = self.history[-1::-2][::-1]
+        with self.lock:
+            train_out, test_out = self.predict(self.train_x), self.predict(self.test_x)
+            norms = tuple(float(np.linalg.norm(layer.weight.grad.data))
+                          for layer in self.layers if layer.weight.grad is not None)
+            self.history.append(Record(
+                self.steps, self.epoch,
+                self._data_loss(train_out, self.train_y), self._data_loss(test_out, self.test_y),
+                None if self.settings.regression else _accuracy(train_out, self.train_y),
+                None if self.settings.regression else _accuracy(test_out, self.test_y),
+                norms,
+            ))
+            if len(self.history) > MAX_RECORDS:
+                self.history = self.history[-1::-2][::-1]
 
     def activations(self, inputs: np.ndarray) -> list[np.ndarray]:
         """Every neuron's output on the rows of ``inputs`` (features), layer by layer: the
         inputs themselves, each hidden layer after its activation, and the network's output
         (a probability for classification). Each array has one column per neuron."""
         outputs = [inputs]
-        with ag.no_grad(), np.errstate(all="ignore"):
+        with self.lock, ag.no_grad(), np.errstate(all="ignore"):
             h = ag.tensor(np.asarray(inputs, dtype=np.float64))  # the weights are float64
             for layer, activation in self._blocks:
                 h = activation(layer(h)) if activation else layer(h)
@@ -227,11 +243,13 @@ class Trainer:
         """The current weights and biases as a NumPy ``.npz`` file (``np.load`` reads it), with
         the feature names and the share-link settings alongside."""
         buffer = io.BytesIO()
-        arrays = {name: tensor.data for name, tensor in self.named_parameters()}
+        with self.lock:
+            arrays = {name: tensor.data.copy() for name, tensor in self.named_parameters()}
+            steps = self.steps
         features = np.array([FEATURES[f] for f in self.settings.features])
         query = "&".join(f"{k}={v}" for k, v in self.settings.to_query().items())
         np.savez(buffer, **arrays, features=features, settings=np.array(query),
-                 step=np.array(self.steps))
+                 step=np.array(steps))
         return buffer.getvalue()
 
     def _data_loss(self, out: np.ndarray, y: np.ndarray) -> float:

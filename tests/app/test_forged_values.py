@@ -45,6 +45,11 @@ def forge(at, key: str, **value):
     return at
 
 
+def open_train():
+    """A session on the Train page drawn whole (its first run draws the controls alone)."""
+    return run(start(page=TRAIN))
+
+
 def _pick(points: str) -> str:
     return '{"selection": {"pick": ' + points + "}}"
 
@@ -72,7 +77,7 @@ FORGED_PICKS = {
 
 @pytest.mark.parametrize("forged", list(FORGED_PICKS))
 def test_a_forged_point_selection_on_the_train_chart_changes_nothing(forged):
-    at = start(page=TRAIN)
+    at = open_train()
     forge(at, keys.TRAIN_BOUNDARY, string_value=FORGED_PICKS[forged])
     assert at.session_state[keys.TRAIN_SAMPLE] == ("train", 0)
     at.button(key=keys.TRAIN_OPEN_GRAPH).click()
@@ -80,14 +85,14 @@ def test_a_forged_point_selection_on_the_train_chart_changes_nothing(forged):
 
 
 def test_a_real_point_selection_chooses_the_point():
-    at = start(page=TRAIN)
+    at = open_train()
     forge(at, keys.TRAIN_BOUNDARY, string_value=_pick('[{"split": "train", "index": 3.0}]'))
     assert at.session_state[keys.TRAIN_SAMPLE] == ("train", 3)
 
 
 @pytest.mark.parametrize("index", [10**6, -5])
 def test_a_point_number_outside_the_set_changes_nothing(index):
-    at = start(page=TRAIN)
+    at = open_train()
     forge(at, keys.TRAIN_SAMPLE_INDEX, int_value=index)
     assert at.session_state[keys.TRAIN_SAMPLE] == ("train", 0)
     at.button(key=keys.TRAIN_OPEN_GRAPH).click()
@@ -124,7 +129,7 @@ UNREADABLE = {
 @pytest.mark.parametrize("forged", list(FORGED_SETTINGS))
 def test_a_forged_setting_outside_its_choices_changes_nothing(forged):
     key, value = FORGED_SETTINGS[forged]
-    at = start(page=TRAIN)
+    at = open_train()
     forge(at, key, **value)
     assert at.session_state[keys.TRAIN_SETTINGS] == TrainSettings()
 
@@ -132,7 +137,7 @@ def test_a_forged_setting_outside_its_choices_changes_nothing(forged):
 @pytest.mark.parametrize("forged", list(CLAMPED_SETTINGS))
 def test_a_setting_out_of_bounds_is_brought_within_them(forged):
     key, value = CLAMPED_SETTINGS[forged]
-    at = start(page=TRAIN)
+    at = open_train()
     forge(at, key, **value)
     current = at.session_state[keys.TRAIN_SETTINGS]
     assert replace(current) == current  # a valid setting (TrainSettings checks each field)
@@ -143,7 +148,7 @@ def test_a_value_streamlit_cannot_read_shows_no_error_details(forged):
     """client.showErrorDetails = "none": the generic message only; no exception type, message,
     traceback or file path of the server reaches the browser (the server logs them)."""
     page, key, value = UNREADABLE[forged]
-    at = start(page=page)
+    at = open_train() if page == TRAIN else start(page=page)
     widget_id = _element(at, key).proto.id
     states = at._tree.get_widget_states()
     states.widgets.append(WidgetState(id=widget_id, **{

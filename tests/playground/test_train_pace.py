@@ -89,3 +89,44 @@ def test_a_timer_a_quarter_away_from_the_pace_is_out_of_step_and_steps_scale_wit
     assert pace.out_of_step(0.4) and pace.out_of_step(2.7)
     assert not pace.out_of_step(1.7) and not pace.out_of_step(2.0)
     assert pace.steps(25, 2.0) == 125 and pace.steps(25, 0.4) == 25 and pace.steps(1, 0.1) == 1
+
+
+def test_a_trainer_asking_back_to_back_gets_no_more_than_its_pace_allows():
+    clock = Clock()
+    pace = Pace(clock=clock)
+    granted = [pace.take("a", 25) for _ in range(100)]  # at once: the two updates in hand
+    assert granted[:3] == [25, 25, 0] and sum(granted) == 50
+    for _ in range(400):  # 10 s of reruns every 25 ms: 25 steps per 0.4 s, no more
+        clock.now += 0.025
+        granted.append(pace.take("a", 25))
+    assert sum(granted) == 50 + 625
+    assert max(granted[100:]) == 2  # 25 steps per 0.4 s come 1.5625 per 25 ms
+
+
+def test_a_timer_that_fires_a_little_early_or_late_still_gets_whole_updates():
+    clock = Clock()
+    pace = Pace(clock=clock)
+    granted = []
+    for k in range(50):
+        clock.now += 0.4 + (-0.03 if k % 2 else 0.03)
+        granted.append(pace.take("a", 25))
+    assert granted == [25] * 50
+
+
+def test_steps_a_trainer_could_not_take_in_time_are_given_back():
+    clock = Clock()
+    pace = Pace(clock=clock)
+    assert pace.take("a", 100) == 100
+    pace.give_back("a", 60)  # its time budget ran out after 40
+    assert pace.take("a", 100) == 100 and pace.take("a", 100) == 60
+    assert pace.take("a", 100) == 0
+
+
+def test_two_trainers_have_their_own_allowance_and_a_busy_server_grants_bigger_updates():
+    clock = Clock()
+    pace = Pace(clock=clock)
+    assert pace.take("a", 25) == 25 and pace.take("b", 25) == 25
+    for i in range(29):
+        pace.report(f"s{i}", 0.05)  # the interval is now 4 s: an update is ten times 25 steps
+    clock.now += 4.0
+    assert pace.take("a", 25) == 250

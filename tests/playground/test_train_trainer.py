@@ -1,6 +1,7 @@
 """The Train page's loop: it learns, resets, applies settings, records, and matches PyTorch."""
 
 import io
+import threading
 
 import numpy as np
 import pytest
@@ -206,3 +207,38 @@ def test_ten_steps_match_the_same_loop_in_pytorch(loss, optimizer, regularizer, 
         assert ours == pytest.approx(value.item(), rel=1e-12)
     for mine, theirs in zip(trainer.model.parameters(), params):
         np.testing.assert_allclose(mine.data, theirs.detach().numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_a_run_stops_before_the_next_step_once_keep_going_turns_false():
+    trainer = Trainer(TrainSettings())
+    wanted = iter([True, True, True, False])
+    assert trainer.run(100, keep_going=lambda: next(wanted)) == 3
+    assert trainer.steps == 3 and trainer.history[-1].step == 3
+    assert trainer.run(100, keep_going=lambda: False) == 0
+    assert [r.step for r in trainer.history] == [0, 3]  # a run that took no step records none
+
+
+def test_a_run_in_another_thread_stops_after_its_step_and_a_reset_waits_for_it():
+    """Streamlit starts a click's run in a new thread while the run it replaces still trains:
+    the click pauses, the old run stops after the step it is taking, and the reset that follows
+    changes the weights only once no step is under way."""
+    trainer = Trainer(TrainSettings(hidden=(16, 16), batch_size=0))
+    training, started = threading.Event(), threading.Event()
+    training.set()
+
+    def keep_going() -> bool:
+        started.set()
+        return training.is_set()
+
+    old_run = threading.Thread(target=trainer.run, args=(10**9,),
+                               kwargs={"keep_going": keep_going})
+    old_run.start()
+    assert started.wait(10)
+    training.clear()  # the click: paused
+    trainer.reset()  # waits for the step under way
+    old_run.join(10)
+    assert not old_run.is_alive()
+    assert trainer.steps == 0 and [r.step for r in trainer.history] == [0]
+    fresh = Trainer(TrainSettings(hidden=(16, 16), batch_size=0))
+    assert all(np.array_equal(a.data, b.data) for a, b in
+               zip(trainer.model.parameters(), fresh.model.parameters()))
