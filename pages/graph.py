@@ -62,7 +62,7 @@ else:
             icon=":material/download:", on_click="ignore", key=keys.DOWNLOAD + "svg",
         )
 st.caption("The expression text pastes back into the Build page's editor; the PyTorch script "
-           "recomputes the same gradients with `torch.autograd`.")
+           "recomputes the same gradients with PyTorch's autograd.")
 
 with st.expander("The same graph as text"):
     st.code(cached.ascii_drawing(spec_json, state.options().show), language=None)

@@ -26,12 +26,15 @@ RUNS = [
     (["playground.py", "--repeats", "1"], "share encode+decode"),
     (["app.py", "--repeats", "1"], "slowest fragment rerun"),
     (["server_gc.py", "--quick"], "op overhead chain"),
+    (["page_clicks.py", "--repeats", "1", "--pages", "Step through,Live class"],
+     "Step through: Next"),
+    (["train_clicks.py", "--repeats", "1"], "Pause (training)"),
 ]
 
 
 @pytest.mark.parametrize(("command", "expected"), RUNS,
                          ids=["engine", "conv", "models", "train", "playground", "app",
-                              "server_gc"])
+                              "server_gc", "page_clicks", "train_clicks"])
 def test_each_benchmark_script_runs_and_prints_its_table(command, expected):
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / command[0]), *command[1:]],

@@ -50,15 +50,18 @@ def expect_only_the_pages_in_the_navigation(page) -> None:
     expect(links).to_have_text([re.compile(rf"^[a-z_]*{re.escape(t)}$") for t in PAGE_TITLES])
 
 
-def shoot(page, artifacts_dir: Path, slug: str) -> None:
-    """Screenshot into tests/artifacts/; with UPDATE_SCREENSHOTS=1, also refresh the copy under
-    docs/ that the README shows (so an ordinary test run leaves the checkout clean)."""
-    path = artifacts_dir / f"screenshot-{slug}.png"
+def shoot(page, artifacts_dir: Path, slug: str, folder: str = "") -> None:
+    """Screenshot into tests/artifacts/; with --update-screenshots (UPDATE_SCREENSHOTS=1), also
+    refresh the copy under docs/ (or its `folder`) that the README shows, so an ordinary test
+    run leaves the checkout clean."""
+    name = f"{slug}.png" if folder else f"screenshot-{slug}.png"
+    path = artifacts_dir / folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=path)
     assert path.stat().st_size > 10_000  # a real page, not a blank frame
     if os.environ.get("UPDATE_SCREENSHOTS") == "1":
-        DOCS.mkdir(exist_ok=True)
-        shutil.copyfile(path, DOCS / f"screenshot-{slug}.png")
+        (DOCS / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOCS / folder / name)
 
 
 def add_input(page, name: str, number: str) -> None:
