@@ -224,13 +224,14 @@ def _position(at: lesson.Position) -> None:
 
 
 def _send(me: StudentPass, step_id: int, nodes: tuple[str, ...]) -> None:
-    errors = {}
-    for node in nodes:
-        text = st.session_state.get(answer_key(step_id, node)) or ""
-        if not text.strip():
-            continue
-        try:
-            cs.classroom().submit_answer(me.code, me.token, step_id, node, text)
-        except ClassroomError as err:
-            errors[node] = str(err)
-    st.session_state[cs.ANSWER_ERRORS] = errors
+    """Send the boxes that are filled in, together (one write to the database)."""
+    texts = {node: st.session_state.get(answer_key(step_id, node)) or "" for node in nodes}
+    texts = {node: text for node, text in texts.items() if text.strip()}
+    if not texts:
+        st.session_state[cs.ANSWER_ERRORS] = {}
+        return
+    try:
+        _, refused = cs.classroom().submit_answers(me.code, me.token, step_id, texts)
+    except ClassroomError as err:
+        refused = dict.fromkeys(texts, err)
+    st.session_state[cs.ANSWER_ERRORS] = {node: str(err) for node, err in refused.items()}

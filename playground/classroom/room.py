@@ -30,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import limits
 from . import codes, database, lesson, migrations
-from .errors import Closed, NotAllowed, NotFound, Refused, TooMany
+from .errors import ClassroomError, Closed, NotAllowed, NotFound, Refused, TooMany
 from .schema import answers, rate_counters, rooms, steps, students
 from .summary import AnswerRow, StepSummary, summarise, to_csv
 
@@ -153,29 +153,31 @@ class Classroom:
     # --- rate limits --------------------------------------------------------------------------
 
     def _hit(self, bucket: str, limit: int, window_ms: int, what: str) -> None:
-        """Count one request in ``bucket`` (committed even when refused); TooMany over ``limit``
-        in the current window."""
+        """Count one request in ``bucket`` in a transaction of its own (committed even when
+        refused); TooMany over ``limit`` in the current window."""
+        with self._writer.begin() as conn:
+            refused = self._over(conn, bucket, limit, window_ms, what)
+        if refused is not None:
+            raise refused
+
+    def _over(self, conn, bucket: str, limit: int, window_ms: int, what: str, count: int = 1
+              ) -> TooMany | None:
+        """Count ``count`` requests in ``bucket`` within ``conn``'s transaction; the refusal to
+        raise once the transaction is committed (so the count stays), when over ``limit``."""
         now = self.now_ms()
         start = now - now % window_ms
         c = rate_counters.c
-        statement = self._insert(rate_counters).values(bucket=bucket, window_ms=start, count=1)
+        statement = self._insert(rate_counters).values(bucket=bucket, window_ms=start,
+                                                        count=count)
         statement = statement.on_conflict_do_update(
             index_elements=[c.bucket],
-            set_={"count": case((c.window_ms == start, c.count + 1), else_=1),
+            set_={"count": case((c.window_ms == start, c.count + count), else_=count),
                   "window_ms": start},
         ).returning(c.count)
-        with self._writer.begin() as conn:
-            count = conn.execute(statement).scalar_one()
-        if count > limit:
-            wait = (start + window_ms - now) / 1000
-            raise TooMany(f"{what}; try again in {max(1, round(wait))} s", wait)
-
-    def _peek(self, bucket: str, window_ms: int) -> int:
-        now = self.now_ms()
-        with self.engine.connect() as conn:
-            return conn.scalar(select(rate_counters.c.count).where(
-                rate_counters.c.bucket == bucket,
-                rate_counters.c.window_ms == now - now % window_ms)) or 0
+        if conn.execute(statement).scalar_one() <= limit:
+            return None
+        wait = (start + window_ms - now) / 1000
+        return TooMany(f"{what}; try again in {max(1, round(wait))} s", wait)
 
     # --- rooms --------------------------------------------------------------------------------
 
@@ -247,39 +249,56 @@ class Classroom:
 
     def join(self, code: object, nickname: object = None, client: str | None = None
              ) -> StudentPass:
-        """Join with a code and an optional nickname; the pass is returned once, never again."""
+        """Join with a code and an optional nickname; the pass is returned once, never again.
+        One transaction (one write to disk): the rate limits' counts, the room, the student."""
         bucket = codes.client_bucket(client)
         name = codes.normalise_nickname(nickname)
-        self._hit(f"join:{bucket}", limits.JOINS_PER_CLIENT_PER_MINUTE, MINUTE_MS,
-                  "too many joins from this address in a minute")
-        misses = f"miss:{bucket}"
-        if self._peek(misses, HOUR_MS) >= limits.WRONG_CODES_PER_CLIENT_PER_HOUR:
-            raise TooMany(f"more than {limits.WRONG_CODES_PER_CLIENT_PER_HOUR} wrong join codes "
-                          "from this address in an hour; try again later", HOUR_MS / 1000)
-        try:
-            with self.engine.connect() as conn:
-                room = self._room(conn, code)
-        except (NotFound, Refused):
-            self._hit(misses, limits.WRONG_CODES_PER_CLIENT_PER_HOUR, HOUR_MS,
-                      f"more than {limits.WRONG_CODES_PER_CLIENT_PER_HOUR} wrong join codes "
-                      "from this address in an hour")
-            raise
-        self._hit(f"joinroom:{room.id}", limits.JOINS_PER_ROOM_PER_MINUTE, MINUTE_MS,
-                  "too many students joining this class this minute")
         token = codes.new_key()
         with self._writer.begin() as conn:
-            number = conn.execute(
-                update(rooms).where(rooms.c.id == room.id, rooms.c.expires_ms > self.now_ms(),
-                                    rooms.c.students_joined < limits.MAX_ROOM_STUDENTS)
-                .values(students_joined=rooms.c.students_joined + 1)
-                .returning(rooms.c.students_joined)).scalar()
-            if number is None:
-                raise Closed(f"this class already has {limits.MAX_ROOM_STUDENTS} students, the "
-                             "most a class may have")
-            conn.execute(students.insert().values(
-                room_id=room.id, number=number, pass_hash=codes.digest(token), nickname=name,
-                joined_ms=self.now_ms()))
-        return StudentPass(room.code, token, number, name)
+            refused, number = self._join(conn, code, name, bucket, token)
+        if refused is not None:
+            raise refused
+        return StudentPass(codes.normalise_code(code), token, number, name)
+
+    def _join(self, conn, code: object, name: str | None, bucket: str, token: str
+              ) -> tuple[ClassroomError | None, int]:
+        """Within ``conn``: the refusal to raise after the commit (the counts stay), or None and
+        the new student's number."""
+        refused = self._over(conn, f"join:{bucket}", limits.JOINS_PER_CLIENT_PER_MINUTE,
+                             MINUTE_MS, "too many joins from this address in a minute")
+        if refused is not None:
+            return refused, 0
+        misses = f"miss:{bucket}"
+        now = self.now_ms()
+        missed = conn.scalar(select(rate_counters.c.count).where(
+            rate_counters.c.bucket == misses,
+            rate_counters.c.window_ms == now - now % HOUR_MS)) or 0
+        if missed >= limits.WRONG_CODES_PER_CLIENT_PER_HOUR:
+            return TooMany(f"more than {limits.WRONG_CODES_PER_CLIENT_PER_HOUR} wrong join "
+                           "codes from this address in an hour; try again later",
+                           HOUR_MS / 1000), 0
+        try:
+            room = self._room(conn, code)
+        except (NotFound, Refused) as err:
+            return self._over(conn, misses, limits.WRONG_CODES_PER_CLIENT_PER_HOUR, HOUR_MS,
+                              f"more than {limits.WRONG_CODES_PER_CLIENT_PER_HOUR} wrong join "
+                              "codes from this address in an hour") or err, 0
+        refused = self._over(conn, f"joinroom:{room.id}", limits.JOINS_PER_ROOM_PER_MINUTE,
+                             MINUTE_MS, "too many students joining this class this minute")
+        if refused is not None:
+            return refused, 0
+        number = conn.execute(
+            update(rooms).where(rooms.c.id == room.id,
+                                rooms.c.students_joined < limits.MAX_ROOM_STUDENTS)
+            .values(students_joined=rooms.c.students_joined + 1)
+            .returning(rooms.c.students_joined)).scalar()
+        if number is None:
+            return Closed(f"this class already has {limits.MAX_ROOM_STUDENTS} students, the "
+                          "most a class may have"), 0
+        conn.execute(students.insert().values(
+            room_id=room.id, number=number, pass_hash=codes.digest(token), nickname=name,
+            joined_ms=now))
+        return None, number
 
     def student_view(self, code: object, token: object) -> StudentView:
         with self.engine.begin() as conn:
@@ -301,32 +320,56 @@ class Classroom:
 
     def submit_answer(self, code: object, token: object, step_id: object, node: object,
                       text: object) -> lesson.Graded:
-        """Record a student's answer to one hidden number of the current step (their latest
-        answer replaces the one before) and return it marked. The step must be the current one
-        and not locked; the mark is the server's, from the step's answer key."""
-        with self.engine.connect() as conn:
-            room, student = self._student(conn, code, token)
-        self._hit(f"ans:{student.id}", limits.ANSWERS_PER_STUDENT_PER_MINUTE, MINUTE_MS,
-                  f"more than {limits.ANSWERS_PER_STUDENT_PER_MINUTE} answers in a minute")
+        """``submit_answers`` of one hidden number; its refusal raised."""
+        graded, errors = self.submit_answers(code, token, step_id, {node: text})
+        if errors:
+            raise next(iter(errors.values()))
+        return graded[node]
+
+    def submit_answers(self, code: object, token: object, step_id: object, texts: object
+                       ) -> tuple[dict[str, lesson.Graded], dict[str, Refused]]:
+        """Record a student's answers (hidden number -> text) to the current step, each
+        replacing the one before, in one transaction (one write to disk), and return them
+        marked, with the refusal of each that could not be read. The step must be the current
+        one and not locked; the marks are the server's, from the step's answer key. A refusal of
+        the whole request (rate limit, a step moved on or closed, no such student) is raised."""
+        if not isinstance(texts, dict) or not texts or \
+                len(texts) > limits.MAX_STEP_HIDDEN_ELEMENTS:
+            raise Refused("send at least one answer")
+        graded, errors = {}, {}
         with self._writer.begin() as conn:
-            room = self._room(conn, code)
+            room, student = self._student(conn, code, token)
+            refused = self._over(conn, f"ans:{student.id}",
+                                 limits.ANSWERS_PER_STUDENT_PER_MINUTE, MINUTE_MS,
+                                 f"more than {limits.ANSWERS_PER_STUDENT_PER_MINUTE} answers in "
+                                 "a minute", count=len(texts))
             row = conn.execute(select(steps).where(steps.c.id == room.current_step_id,
                                                    steps.c.room_id == room.id)).first()
-            if row is None or not isinstance(step_id, int) or row.id != step_id:
-                raise Closed("the teacher has moved on: this step takes no more answers")
-            if row.locked:
-                raise Closed("the teacher has closed the answers of this step")
-            if row.answer_key is None:
-                raise Refused("this step hides no numbers to answer")
-            graded = lesson.grade(lesson.read_key(row.answer_key), node, text)
-            values = {"text": graded.text, "number": graded.number, "correct": graded.correct,
-                      "at_ms": self.now_ms()}
-            statement = self._insert(answers).values(step_id=row.id, student_id=student.id,
-                                                     node=node, **values)
-            conn.execute(statement.on_conflict_do_update(
-                index_elements=[answers.c.student_id, answers.c.step_id, answers.c.node],
-                set_=values))
-        return graded
+            if refused is None and (row is None or not isinstance(step_id, int)
+                                    or row.id != step_id):
+                refused = Closed("the teacher has moved on: this step takes no more answers")
+            elif refused is None and row.locked:
+                refused = Closed("the teacher has closed the answers of this step")
+            elif refused is None and row.answer_key is None:
+                refused = Refused("this step hides no numbers to answer")
+            if refused is None:
+                key = lesson.read_key(row.answer_key)
+                for node, text in texts.items():
+                    try:
+                        graded[node] = mark = lesson.grade(key, node, text)
+                    except Refused as err:
+                        errors[node] = err
+                        continue
+                    values = {"text": mark.text, "number": mark.number,
+                              "correct": mark.correct, "at_ms": self.now_ms()}
+                    statement = self._insert(answers).values(
+                        step_id=row.id, student_id=student.id, node=node, **values)
+                    conn.execute(statement.on_conflict_do_update(
+                        index_elements=[answers.c.student_id, answers.c.step_id,
+                                        answers.c.node], set_=values))
+        if refused is not None:
+            raise refused
+        return graded, errors
 
     # --- the teacher: the lesson --------------------------------------------------------------
 
