@@ -3,9 +3,10 @@
 Plain Python, tested with pytest; the pages only move these values between ``st.session_state``,
 ``st.query_params`` and the widgets (``pages/ui/session.py``).
 
-A link's query is ``graph`` (``share.encode(spec)``: the chosen output travels inside the spec)
-plus one short parameter per display option that differs from its default: ``show``, ``dir``,
-``font`` and ``compact``; and ``ex``, an exercise on the graph, when there is one. Reading a
+A link's query is ``graph`` (``share.encode(spec)``: the chosen output travels inside the spec;
+left out when it is longer than any link opens, LINK_TOO_LONG) plus one short parameter per
+display option that differs from its default: ``show``, ``dir``, ``font`` and ``compact``; and
+``ex``, an exercise on the graph, when there is one (and the graph). Reading a
 query never raises: a parameter that is not one of its allowed values is ignored, and the
 message says what it accepts.
 """
@@ -16,7 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from . import share
+from . import limits, share
 from .spec import GraphSpec
 
 SHOW_LABELS = {"both": "Both", "value": "Values", "grad": "Gradients"}
@@ -192,9 +193,20 @@ def page_style(font_size: int) -> str:
             "</style>")
 
 
+LINK_TOO_LONG = (
+    f"This graph is too big for a link: its link would be longer than the "
+    f"{limits.MAX_SHARE_CHARS:,} characters a link may have, so no one could open it. Share it "
+    "as a JSON file instead (Import on the Build page opens it)."
+)
+"""What the share control says instead of a link that could not be opened."""
+
+
 def share_query(spec: GraphSpec, options: Options) -> dict[str, str]:
-    """The URL parameters that reproduce this graph, output and view in a fresh browser."""
-    return {GRAPH_PARAM: share.encode(spec), **options.to_query()}
+    """The URL parameters that reproduce this graph, output and view in a fresh browser; without
+    the graph when its link is longer than limits.MAX_SHARE_CHARS (see LINK_TOO_LONG)."""
+    link = share.encode(spec)
+    graph = {GRAPH_PARAM: link} if len(link) <= limits.MAX_SHARE_CHARS else {}
+    return {**graph, **options.to_query()}
 
 
 def app_query(params: Mapping[str, str]) -> dict[str, str | None]:

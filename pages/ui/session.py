@@ -181,9 +181,10 @@ def sync_url() -> None:
 
 def share_query() -> dict[str, str]:
     """The URL parameters that reproduce this graph, output and view (`view.share_query`), and
-    the exercise on it (which numbers are hidden; never a student's guesses)."""
+    the exercise on it when the graph is there (which numbers are hidden; never a student's
+    guesses)."""
     query = cached.share_query(spec_json(), options())
-    current = exercise() if len(spec()) else None
+    current = exercise() if view.GRAPH_PARAM in query and len(spec()) else None
     if current is not None:
         query[view.EXERCISE_PARAM] = current.to_param()
     return query

@@ -136,7 +136,15 @@ def _display_controls() -> None:
 
 def _share_link() -> None:
     st.subheader("Share", divider="gray")
-    query = urlencode(state.share_query())
+    query = state.share_query()
+    if view.GRAPH_PARAM not in query:
+        st.info(view.LINK_TOO_LONG, icon=":material/link_off:")
+        spec_json = state.spec_json()
+        st.download_button("JSON", lambda: spec_json, file_name="graph.json",
+                           mime="application/json", icon=":material/download:",
+                           on_click="ignore", key=keys.DOWNLOAD + "share_json")
+        return
+    query = urlencode(query)
     base = st.context.url or ""
     st.code(f"{base}?{query}", language=None, wrap_lines=True, height=96)
     st.caption("Copy this link (icon at the top right of the box): it opens this graph, output "

@@ -2,6 +2,7 @@
 
 from urllib.parse import parse_qsl, urlsplit
 
+import numpy as np
 import pytest
 from app_helpers import (
     BUILD,
@@ -17,7 +18,7 @@ from app_helpers import (
 )
 
 from pages.ui import keys
-from playground import edits, parse, presets, share
+from playground import GraphSpec, Node, edits, limits, parse, presets, share, view
 from playground.errors import from_markdown
 from playground.view import Options
 
@@ -98,6 +99,23 @@ def test_the_sidebar_copy_link_reopens_the_same_graph_and_view(app):
     copy = run(new_app(query=query))
     assert spec_of(copy) == spec_of(app)
     assert copy.session_state[keys.OPTIONS].rankdir == "TB"
+
+
+def test_a_graph_too_big_for_a_link_is_offered_as_a_json_file_instead(app):
+    numbers = np.random.default_rng(0).standard_normal(20_000).tolist()
+    big = GraphSpec([Node.input("x", numbers), Node.operation("y", "sum", "x")])
+    assert len(share.encode(big)) > limits.MAX_SHARE_CHARS
+    app.text_area(key=keys.IMPORT_TEXT).set_value(big.to_json())
+    app.button(key=keys.IMPORT_GO).click()
+    run(app)
+    assert spec_of(app) == big
+    assert [i.value for i in app.sidebar.info] == [view.LINK_TOO_LONG]  # instead of the link
+    assert [d.proto.label for d in app.sidebar.get("download_button")] == ["JSON"]
+    assert "graph" not in app.query_params  # nor in the address bar
+    app.button(key=keys.UNDO).click()
+    run(app)
+    assert share.decode(app.query_params["graph"]) == presets.get(presets.DEFAULT_KEY).spec
+    assert not app.sidebar.info and not app.sidebar.get("download_button")
 
 
 @pytest.mark.parametrize(("key", "junk"), [

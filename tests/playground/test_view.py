@@ -3,11 +3,12 @@
 import itertools
 import re
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from playground import parse, presets, share, view
+from playground import GraphSpec, Node, limits, parse, presets, share, view
 from playground.view import Options, options_from_query
 
 ALL_OPTIONS = [
@@ -104,6 +105,16 @@ def test_the_share_query_holds_the_graph_and_the_options_that_differ():
     assert set(query) == {"graph", "show"}
     assert share.decode(query["graph"]) == spec
     assert options_from_query(query) == (Options(show="grad"), [])
+
+
+def test_a_graph_whose_link_no_one_could_open_is_left_out_of_the_share_query():
+    numbers = np.random.default_rng(0).standard_normal(20_000).tolist()
+    spec = GraphSpec([Node.input("x", numbers)])
+    assert len(share.encode(spec)) > limits.MAX_SHARE_CHARS
+    assert view.share_query(spec, Options(show="grad")) == {"show": "grad"}
+    assert "longer than the 32,000 characters a link may have" in view.LINK_TOO_LONG
+    fits = GraphSpec([Node.input("x", numbers[:500])])
+    assert share.decode(view.share_query(fits, Options())["graph"]) == fits
 
 
 def test_the_apps_parameters_are_picked_out_of_a_url_query():
