@@ -5,16 +5,24 @@ server would; the time of that request's run is the case's server time. The base
 the same run between the cases, is an ordinary edit: applying a two-line expression. Target:
 every case answered (refused with its message, or accepted) in under one second.
 
+``--heavy`` measures the links of issue 28 instead, each opened by a new session: the CPU time of
+that first run, the peak of Python's memory during it and what the session still holds after it
+(freed when the session goes), and the memory of one session that opens several such links in
+turn (its undo history).
+
     python benchmarks/hostile.py [--door expression] [--slowest 10]
+    python benchmarks/hostile.py --heavy [--links 10]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import statistics
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -25,7 +33,17 @@ for path in (str(HERE), str(ROOT), str(ROOT / "tests" / "app")):
     sys.path.insert(0, path)
 
 from _timing import print_table  # noqa: E402
-from hostile_corpus import CASES, DEFAULT, DOORS, NEW_SESSION_DOORS, fresh_session  # noqa: E402
+from app_helpers import errors_of, new_app  # noqa: E402
+from hostile_corpus import (  # noqa: E402
+    CASES,
+    DEFAULT,
+    DOORS,
+    EDGE_BOMB,
+    LINK,
+    NEW_SESSION_DOORS,
+    fresh_session,
+    literal_link,
+)
 
 from pages.ui import keys  # noqa: E402
 
@@ -65,11 +83,78 @@ def timed_baseline(holder) -> float:
     return time.perf_counter() - start
 
 
+MIB = 2**20
+TRACED_TIMEOUT_S = 900
+"""A run under tracemalloc takes several times longer."""
+
+
+def _outcome(at) -> str:
+    errors = errors_of(at)
+    if errors:
+        return "refused: " + errors[0].split(". ", 1)[-1][:70]
+    return f"accepted ({len(at.session_state[keys.HISTORY].current):,} nodes)"
+
+
+def _traced(links: list[str]) -> tuple[float, float]:
+    """Peak MiB of Python's memory while one session opens ``links`` in turn, and the MiB it
+    holds afterwards (what is freed when it goes)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        at = new_app(query={"graph": links[0]})
+        at.run(timeout=TRACED_TIMEOUT_S)
+        for link in links[1:]:
+            at.query_params["graph"] = link
+            at.run(timeout=TRACED_TIMEOUT_S)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+        peak = tracemalloc.get_traced_memory()[1]
+        del at
+        gc.collect()
+        return peak / MIB, (held - tracemalloc.get_traced_memory()[0]) / MIB
+    finally:
+        tracemalloc.stop()
+
+
+def heavy(count: int) -> None:
+    """The table of the heavy links (CPU and wall time untraced, memory in a second run)."""
+    cases = {
+        f"ordinary link ({len(LINK) / 1000:.1f} kB, the default graph)": [LINK],
+        f"literal link ({len(literal_link()) / 1000:.1f} kB, 999,000 numbers)": [literal_link()],
+        f"edge link ({len(EDGE_BOMB) / 1000:.1f} kB, 800,000 edges)": [EDGE_BOMB],
+        f"one session, {count} links of 999,000 numbers":
+            [literal_link(first=i) for i in range(count)],
+        f"one session, {count} links of 100,000 numbers":
+            [literal_link(100_000, first=i) for i in range(count)],
+    }
+    new_app(query={"graph": LINK}).run()  # imports and caches warm, as on a running server
+    rows = []
+    for name, links in cases.items():
+        at = new_app(query={"graph": links[0]})
+        cpu, wall = time.process_time(), time.perf_counter()
+        at.run()
+        for link in links[1:]:
+            at.query_params["graph"] = link
+            at.run()
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        outcome = _outcome(at)
+        del at
+        peak, held = _traced(links)
+        rows.append([name, f"{cpu:.2f}", f"{wall:.2f}", f"{peak:.1f}", f"{held:.1f}", outcome])
+    print_table(["case", "CPU s", "wall s", "peak MiB", "session holds MiB", "outcome"], rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--door", help="only the cases of this door")
     parser.add_argument("--slowest", type=int, default=8, help="list this many slowest cases")
+    parser.add_argument("--heavy", action="store_true", help="only the heavy links' table")
+    parser.add_argument("--links", type=int, default=10,
+                        help="links the --heavy session opens in turn")
     args = parser.parse_args()
+    if args.heavy:
+        heavy(args.links)
+        return
 
     cases = [c for c in CASES if args.door in (None, c.door)]
     holder = _session_state()

@@ -258,6 +258,11 @@ EXPRESSIONS = [
     Case("expression", "x = [1.0, 2.0]\ny = x[5]\n", "index"),
     Case("expression", "a = zeros(1000, 1)\nb = zeros(2000)\nc = a + b\n", "would broadcast"),
     Case("expression", "x = [" + ", ".join(["1.0"] * 9_000) + "]\n", ACCEPTED),
+    Case("expression", "x = 1.0\ny = [" + ", ".join(["x"] * 300) + "]\n",
+         "stack reads 300 operands, more than the limit of 256 for one node"),
+    Case("expression", "x = 1.0\n" + "".join(f"s{i} = [" + ", ".join(["x"] * 256) + "]\n"
+                                              for i in range(24)),
+         "read 6,144 operands together, more than the limit of 6,000 edges for one graph"),
     Case("expression", "x = [[1.0, 2.0], [3.0]]\n", "ragged"),
     Case("expression", "x = []\n", "empty"),
     Case("expression", "x = [1.0, 'a']\n", "text in quotes"),
@@ -507,6 +512,11 @@ DOCUMENTS = [
     " " * (limits.MAX_JSON_CHARS + 1),
     json.dumps({"version": 1, "nodes": [{"name": "long", "kind": "input",
                                          "value": [1.5] * 12_000}]}),
+    json.dumps({"version": 1, "nodes": [{"name": "x", "kind": "input", "value": 1.0}, *[
+        {"name": f"s{i}", "kind": "op", "op": "stack", "operands": ["x"] * 2_000}
+        for i in range(400)]]}),
+    json.dumps({"version": 1, "nodes": [{"name": f"x{i}", "kind": "input",
+                                         "value": [0.5] * 60_000} for i in range(10)]}),
 ]
 
 
@@ -546,6 +556,22 @@ def _link_of(text: str) -> str:
 
 
 BOMB = "v1." + base64.urlsafe_b64encode(zlib.compress(b" " * 50_000_000, 9)).decode().rstrip("=")
+
+
+def literal_link(numbers: int = 999_000, first: float = 1.5) -> str:
+    """A link whose document holds one list of ``numbers`` numbers: 999,000 take 5 kB (issue 28:
+    45 MiB per session, each kept in its undo history)."""
+    return _link_of(json.dumps({"version": 1, "nodes": [
+        {"name": "x", "kind": "input", "value": [first] + [1.5] * (numbers - 1)}]},
+        separators=(",", ":")))
+
+
+EDGE_BOMB = _link_of(json.dumps({"version": 1, "nodes": [
+    {"name": "x", "kind": "input", "value": 1.0},
+    *[{"name": f"s{i}", "kind": "op", "op": "stack", "operands": ["x"] * 2_000}
+      for i in range(400)]]}, separators=(",", ":")))
+"""A 7 kB link of 400 stack ops each reading x 2,000 times: 401 nodes, 800,000 edges."""
+LITERAL_LINK = literal_link()
 GRAPH_PARAMS = [
     "", " ", "v1.", "v1", "V1." + LINK[3:], "v2." + LINK[3:], "v0.abc", "v10.abc", "v1.!!!!",
     "v1.====", "v1." + "A" * 100, LINK[:10], LINK[:-3], LINK[:-1], LINK + "A", LINK + "==",
@@ -604,6 +630,11 @@ TRAIN_PARAMS = [
 ]
 LINKS = [
     *[Case("graph_param", g, "could not be opened") for g in GRAPH_PARAMS if g.strip()],
+    Case("graph_param", LITERAL_LINK, "node `x`: the list holds 999,000 numbers written out, "
+         "more than the limit of 100,000 for one graph"),
+    Case("graph_param", EDGE_BOMB,
+         "node `s0`: stack reads 2,000 operands, more than the limit of 256 for one node"),
+    Case("graph_param", literal_link(limits.MAX_LITERAL_NUMBERS), ACCEPTED),
     *[Case("option_param", p, "Ignored link settings") for p in OPTION_PARAMS],
     *[Case("option_param", ("ex", e), "Ignored the link's exercise") for e in EXERCISE_PARAMS],
     *[Case("train_param", p, "Ignored link settings") for p in TRAIN_PARAMS],

@@ -320,7 +320,8 @@ def test_a_link_of_400_stacks_each_reading_one_input_2000_times_is_refused_at_it
     with pytest.raises(SpecError) as info:
         decode(edges)
     assert info.value.node == "s0"
-    assert info.value.problem == "stack reads 2,000 operands, more than the limit of 256 for one node"
+    assert info.value.problem == (
+        "stack reads 2,000 operands, more than the limit of 256 for one node")
 
 
 def test_the_edges_of_a_graph_count_together_and_the_graph_stops_where_they_pass_the_limit():
@@ -333,8 +334,8 @@ def test_the_edges_of_a_graph_count_together_and_the_graph_stops_where_they_pass
 
 
 def test_a_graph_at_every_edge_limit_is_accepted():
-    spec = GraphSpec.from_json(doc(LEAF, *stacks(23, 256), {"name": "t", "kind": "op",
-                                                            "op": "stack", "operands": ["a"] * 112}))
+    last = {"name": "t", "kind": "op", "op": "stack", "operands": ["a"] * 112}
+    spec = GraphSpec.from_json(doc(LEAF, *stacks(23, 256), last))
     assert sum(len(n.operands) for n in spec) == limits.MAX_EDGES
     assert max(len(n.operands) for n in spec) == limits.MAX_OPERANDS
 
