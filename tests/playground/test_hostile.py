@@ -293,6 +293,28 @@ def test_the_decompression_bomb_fits_in_a_link_yet_is_refused():
         decode(bomb)
 
 
+def test_a_link_is_never_inflated_past_the_documents_bound(monkeypatch):
+    inflated = []
+    original = zlib.decompressobj
+
+    class Counting:
+        def __init__(self):
+            self.inner = original()
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+        def decompress(self, data, max_length=0):
+            out = self.inner.decompress(data, max_length)
+            inflated.append(len(out))
+            return out
+
+    monkeypatch.setattr(zlib, "decompressobj", Counting)
+    with pytest.raises(SpecError, match="unpacks to more than 4,000,000 bytes"):
+        decode(link(zlib.compress(b" " * 10_000_000, 9)))
+    assert sum(inflated) == limits.MAX_JSON_CHARS + 1  # of 10,000,000
+
+
 # --- Costs no other limit counted (issue 28): edges and numbers written out -------------------
 
 
