@@ -104,9 +104,8 @@ def render(me: StudentPass) -> None:
         return
     st.session_state[cs.SEEN] = view.version
     _follow(me)
-    try:
-        if cs.follow_step(view):  # on joining; later the follower loads each step itself
-            st.rerun()  # the frame (URL) carries the new graph too
+    try:  # on joining or coming back; later the follower loads each step itself
+        cs.follow_step(view)  # the address bar gets the graph at the next run of the frame
     except ClassroomError as err:
         st.error(as_markdown(str(err)), icon=":material/error:")
         return
