@@ -65,4 +65,4 @@ st.caption("The expression text pastes back into the Build page's editor; the Py
            "recomputes the same gradients with PyTorch's autograd.")
 
 with st.expander("The same graph as text"):
-    st.code(cached.ascii_drawing(spec_json, state.options().show), language=None)
+    st.text(cached.ascii_drawing(spec_json, state.options().show))

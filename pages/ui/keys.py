@@ -69,6 +69,9 @@ EDIT_DELETE = WIDGET + "edit_delete"
 # --- Graph: downloads ----------------------------------------------------------------------------
 DOWNLOAD = WIDGET + "download_"  # + "dot", "svg", "json", "text", "pytorch"
 
+# --- the sidebar's share link -------------------------------------------------------------------
+SHARE_LINK = WIDGET + "share_link"  # pages/ui/copy_box.py's component
+
 # --- the drawing (Build, Graph, Gradients) -------------------------------------------------------
 DRAWING = WIDGET + "drawing"  # pages/ui/drawing.py's component: a click on a node, on Gradients
 

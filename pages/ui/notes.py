@@ -33,7 +33,7 @@ def error_snippet(err: SpecError, text: str) -> None:
     if err.line is not None and 1 <= err.line <= len(lines):
         line = lines[err.line - 1]
         caret = " " * max((err.col or 1) - 1, 0) + "^"
-        st.code(f"{err.line:>3} | {line}\n    | {caret}", language=None)
+        st.text(f"{err.line:>3} | {line}\n    | {caret}")
 
 
 def show_error(form: str) -> None:

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from pages.ui import cached, keys, notes
+from pages.ui.copy_box import copy_box
 from pages.ui import session as state
 from playground import GraphSpec, edits, presets, view
 
@@ -146,9 +147,8 @@ def _share_link() -> None:
         return
     query = urlencode(query)
     base = st.context.url or ""
-    st.code(f"{base}?{query}", language=None, wrap_lines=True, height=96)
-    st.caption("Copy this link (icon at the top right of the box): it opens this graph, output "
-               "and view in any browser.")
+    copy_box(f"{base}?{query}", "Link to this graph", keys.SHARE_LINK)
+    st.caption("Copy this link: it opens this graph, output and view in any browser.")
 
 
 def _load_preset() -> None:

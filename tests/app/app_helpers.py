@@ -113,6 +113,14 @@ def drawing_of(at: AppTest) -> Drawing:
                    tuple((d["rankdir"], d["compact"]) for d in data["drawings"]))
 
 
+def share_link_of(at: AppTest) -> str | None:
+    """The link the sidebar offers to copy (pages/ui/copy_box.py's data), or None."""
+    boxes = [json.loads(c.proto.json) for c in at.sidebar.get("bidi_component")]
+    links = [b["text"] for b in boxes if b.get("label") == "Link to this graph"]
+    assert len(links) <= 1, links
+    return links[0] if links else None
+
+
 def errors_of(at: AppTest) -> list[str]:
     """The error messages on the page, as plain text (the page escapes them for Markdown)."""
     return [from_markdown(e.value) for e in at.error]

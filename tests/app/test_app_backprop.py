@@ -6,7 +6,7 @@ import shutil
 from urllib.parse import parse_qsl, urlparse
 
 import pytest
-from app_helpers import ROOT, drawing_of, new_app, run, spec_of, start
+from app_helpers import ROOT, drawing_of, new_app, run, share_link_of, spec_of, start
 
 from autograd.format import number
 from pages.ui import keys
@@ -202,8 +202,7 @@ def test_the_exercise_survives_a_share_link_but_the_guesses_do_not():
 
 def test_the_sidebar_link_carries_the_exercise():
     at = load_exercise(step_page(), "paths_meet")
-    code = next(c.value for c in at.sidebar.code)
-    query = dict(parse_qsl(urlparse(code).query))
+    query = dict(parse_qsl(urlparse(share_link_of(at)).query))
     assert query["ex"] == "grad:a,b,c"
     assert start(query, page=BACKPROP).session_state[keys.EXERCISE].nodes == ("a", "b", "c")
 
@@ -250,12 +249,12 @@ def test_the_pages_that_would_show_an_exercises_answers_stay_closed_until_reveal
     assert at.title[0].value == title
     assert from_markdown(at.info[0].value).startswith(
         "**An exercise hides the gradients of a, b, c.**")
-    assert not at.get("bidi_component") and not at.dataframe and not at.metric  # no numbers
+    assert not at.main.get("bidi_component") and not at.dataframe and not at.metric  # no numbers
     at.button(key=keys.EXERCISE_REVEAL_ALL).click()
     at = run(at)
     assert at.session_state[keys.EXERCISE_REVEALED] == ("a", "b", "c")
     assert not any(from_markdown(i.value).startswith("**An exercise hides") for i in at.info)
-    assert at.get("bidi_component") or at.dataframe  # the drawing, or the check's table
+    assert at.main.get("bidi_component") or at.dataframe  # the drawing, or the check's table
     assert not at.exception and not at.error
 
 

@@ -115,7 +115,7 @@ def test_showing_values_only_hides_every_gradient_on_the_graph_page():
     at = start({"graph": share.encode(presets.get("classic").spec), "show": "value"},
                page=GRAPH)
     assert "grad" not in drawing_of(at).svg  # records and hover text alike
-    text = next(c.value for c in at.code if "value 8.0000" in c.value)  # the graph as text
+    text = next(t.value for t in at.text if "value 8.0000" in t.value)  # the graph as text
     assert "grad" not in text
     sidebar = " ".join(c.value for c in at.sidebar.caption)
     assert "∂d/∂a" not in sidebar and "Values" in sidebar

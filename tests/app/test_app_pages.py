@@ -209,14 +209,14 @@ def test_without_graphviz_the_browser_draws_the_dot_source(monkeypatch):
     unseen = parse("no_dot = 1.5\nsquared = no_dot * no_dot\n")  # an SVG nobody cached yet
     at = run(new_app(query={"graph": share.encode(unseen)}, page=GRAPH))
     charts = at.get("graphviz_chart")
-    assert len(charts) == 1 and not at.get("bidi_component")
+    assert len(charts) == 1 and not at.main.get("bidi_component")
     assert "rankdir=TB" in charts[0].proto.spec and "grad 3.0000" in charts[0].proto.spec
 
 
 def test_a_drawing_over_the_servers_share_is_laid_out_by_the_browser(monkeypatch):
     monkeypatch.setattr(limits, "MAX_DRAWN_SHAPES", 5)  # the default graph has 6 shapes
     at = run(new_app(page=GRAPH))
-    assert len(at.get("graphviz_chart")) == 1 and not at.get("bidi_component")
+    assert len(at.get("graphviz_chart")) == 1 and not at.main.get("bidi_component")
 
 
 def test_a_node_clicked_in_the_drawing_opens_in_the_gradients_detail():

@@ -14,6 +14,7 @@ from app_helpers import (
     new_app,
     open_page,
     run,
+    share_link_of,
     spec_of,
 )
 
@@ -94,7 +95,7 @@ def test_the_sidebar_copy_link_reopens_the_same_graph_and_view(app):
     app.selectbox(key=keys.OUTPUT).set_value("c")
     app.segmented_control(key=keys.RANKDIR).set_value("TB")
     run(app)
-    link = app.sidebar.code[0].value
+    link = share_link_of(app)
     query = dict(parse_qsl(urlsplit(link).query))
     copy = run(new_app(query=query))
     assert spec_of(copy) == spec_of(app)

@@ -230,8 +230,13 @@ def test_step_9_the_sidebar_link_opens_the_same_graph_and_output(browser, laptop
     wait_for_app(laptop)
     choose(laptop, laptop.get_by_test_id("stSidebar"), "Output", "c")
     expect(record(laptop, "a")).to_contain_text(["grad 3.0000"])
-    link = laptop.get_by_test_id("stSidebar").get_by_test_id("stCode").inner_text().strip()
+    box = laptop.get_by_test_id("stSidebar").get_by_role("textbox", name="Link to this graph")
+    link = box.input_value()
     assert link.startswith(app_url + "?graph="), link
+    laptop.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    laptop.get_by_test_id("stSidebar").get_by_role("button", name="Copy").click()
+    expect(laptop.get_by_test_id("stSidebar").get_by_role("status")).to_have_text("Copied.")
+    assert laptop.evaluate("navigator.clipboard.readText()") == link
     other = browser.new_context(viewport={"width": 1280, "height": 800})
     other.set_default_timeout(30_000)
     tab = other.new_page()
