@@ -5,6 +5,7 @@ import time
 import streamlit as st
 
 from pages.ui import frame, keys, notes, training
+from pages.ui.copy_box import copy_box
 from playground.formatting import number
 from playground.training import charts
 from playground.training import settings as choices
@@ -42,7 +43,7 @@ def more_controls() -> None:
         st.select_slider("Steps per update", training.SPEEDS, key=keys.TRAIN_SPEED_WIDGET,
                          on_change=training.copy_speed, width=220)
     with controls.popover("Share", icon=":material/share:"):
-        st.code(training.share_link(), language=None, wrap_lines=True)
+        copy_box(training.share_link(), "Link to this lesson", keys.TRAIN_SHARE_LINK)
         st.caption("This link opens the same data, features, network and hyperparameters, "
                    "with freshly initialised weights (the same ones: they come from the seed).")
         st.download_button("Weights", data=trainer.weights_npz, file_name="weights.npz",

@@ -109,6 +109,7 @@ TRAIN_SAMPLE_SPLIT = WIDGET + "train_sample_split"
 TRAIN_SAMPLE_INDEX = WIDGET + "train_sample_index"
 TRAIN_OPEN_GRAPH = WIDGET + "train_open_graph"
 TRAIN_DOWNLOAD = WIDGET + "train_download"
+TRAIN_SHARE_LINK = WIDGET + "train_share_link"  # the lesson's link (pages/ui/copy_box.py)
 
 # --- Step through and exercises ------------------------------------------------------------------
 STEP_MODE = STATE + "step_mode"  # "forward", "tangent" or "reverse" (playground.steps.MODES)

@@ -2,7 +2,9 @@
 pace the server holds each session to."""
 
 import itertools
+import json
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
@@ -103,6 +105,15 @@ def test_a_share_link_restores_the_settings_and_the_widgets_show_them():
     assert at.select_slider(key=keys.train_setting("batch_size")).value == 0
     assert {k: at.query_params[k] for k in query} == query
     assert not at.warning
+
+
+def test_the_share_popover_offers_the_lessons_link_to_copy():
+    at = open_train({"data": "spiral", "layers": "8,8", "lr": "0.01"})
+    boxes = [json.loads(c.proto.json) for c in at.get("bidi_component")]
+    (link,) = [b["text"] for b in boxes if b.get("label") == "Link to this lesson"]
+    address = urlsplit(link)
+    assert address.path.endswith("/train")
+    assert parse_qs(address.query) == {"data": ["spiral"], "layers": ["8,8"], "lr": ["0.01"]}
 
 
 def test_a_changed_setting_goes_into_the_link_and_the_link_opens_it_elsewhere():
