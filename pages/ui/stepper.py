@@ -22,6 +22,10 @@ from playground.exercises import Exercise
 PLAY_SECONDS = 1.0
 """Play advances one step this often."""
 TRACE_NAMES = {"forward": "Primal trace", "tangent": "Tangent trace", "reverse": "Adjoint trace"}
+KATEX_STYLE = "<style>.katex-display { padding-right: 2px; }</style>"
+"""A formula's box is 2 px narrower than KaTeX's drawing of it, so Chromium made it a scrollable
+region a keyboard cannot reach (axe's scrollable-region-focusable, WCAG 2.1.1): the padding
+gives it room. A wide formula still scrolls, as Streamlit has it."""
 _HIGHLIGHT = "background-color: rgba(204, 121, 167, 0.25)"  # the drawing's focus colour
 
 
@@ -201,6 +205,7 @@ def _step(spec_json: str, result: Result, k: int, hidden: Exercise | None) -> No
                        "left out (hover over a node for them).")
     with text_col:
         st.markdown(f"**{as_markdown(shown.heading)}**")
+        st.html(KATEX_STYLE)
         for line in shown.lines:
             st.latex(line)
         if shown.node is not None and mode() != "forward":
