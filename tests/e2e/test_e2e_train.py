@@ -39,6 +39,21 @@ def metric(tab, label: str):
     return tab.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
 
 
+def test_start_is_on_the_screen_before_the_rest_of_the_page(laptop, app_url):
+    """The session's first run draws the heading and Start, Step, Reset alone; the browser asks
+    for the rest once it has drawn them (sent together, Start waited for every chart's code)."""
+    laptop.goto(f"{app_url}/train?data=spiral", wait_until="commit")
+    first = laptop.wait_for_function(
+        """() => [...document.querySelectorAll('button')].some(b => b.innerText.endsWith('Start'))
+                 && {charts: document.querySelectorAll('[data-testid="stVegaLiteChart"]').length,
+                     sidebar: document.querySelectorAll(
+                       '[data-testid="stSidebar"] [data-testid="stSelectbox"]').length}""",
+        polling="raf", timeout=SLOW).json_value()
+    assert first == {"charts": 0, "sidebar": 0}
+    expect(laptop.get_by_test_id("stVegaLiteChart")).to_have_count(5, timeout=SLOW)
+    expect(laptop.get_by_test_id("stSidebar").get_by_test_id("stSelectbox")).not_to_have_count(0)
+
+
 def test_fifty_steps_on_moons_at_laptop_size(laptop, app_url, artifacts_dir):
     open_train(laptop, app_url, "?data=moons")
     before = float(metric(laptop, "Training loss").inner_text())
