@@ -4,7 +4,7 @@ import time
 
 import streamlit as st
 
-from pages.ui import frame, keys, notes, training
+from pages.ui import frame, keys, notes, session, training
 from pages.ui.copy_box import copy_box
 from playground.formatting import number
 from playground.training import charts
@@ -39,7 +39,7 @@ def more_controls() -> None:
     """The speed, then the share link and the weights in one popover (on a phone the controls
     then take two rows, and the output plane follows on the first screen)."""
     with controls:
-        st.session_state[keys.TRAIN_SPEED_WIDGET] = st.session_state[keys.TRAIN_SPEED]
+        session.show_in_widget(keys.TRAIN_SPEED_WIDGET, st.session_state[keys.TRAIN_SPEED])
         st.select_slider("Steps per update", training.SPEEDS, key=keys.TRAIN_SPEED_WIDGET,
                          on_change=training.copy_speed, width=220)
     with controls.popover("Share", icon=":material/share:"):

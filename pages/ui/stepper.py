@@ -170,7 +170,7 @@ def _controls(k: int, count: int) -> None:
                disabled=count == 0,
                help="Advance one step a second, to the end.")
     if count:
-        st.session_state[keys.STEP_SLIDER] = k
+        state.show_in_widget(keys.STEP_SLIDER, k)
         row.slider("Step", 0, count, key=keys.STEP_SLIDER, on_change=_slide)
     else:
         row.caption("Nothing to step through: the graph has no operation on the way.")
