@@ -30,9 +30,10 @@ PICK = "pick"
 """The name of the point selection on the data points (what a click chooses)."""
 LABEL_AXIS = {"title": None, "grid": False, "ticks": False, "domain": False,
               "labelOverlap": False, "labelFlush": False, "labelBound": False,
-              "labelFontSize": 12, "labelPadding": 4}
+              "labelPadding": 4}
 """The network picture's names (layers at the left, input features on top) are axis labels, so
-they take the theme's text colour: readable on the dark theme as on the light one."""
+they take the theme's text colour and size: readable on the dark theme as on the light one, and
+as large as the page's other text at a projector's Font size (a size written here stayed 12 px)."""
 BOUNDARY_SIZE = 270
 """Pixels of each side of the plane (axes and legend come on top)."""
 LINE_HEIGHT = 130
