@@ -92,6 +92,16 @@ st.graphviz_chart("digraph { a -> c; b -> c; c -> d }")
 """The three-line app the issue compares with: one graphviz chart."""
 
 
+def write_baseline_app(folder: Path) -> Path:
+    """BASELINE_APP in `folder`, with the app's own .streamlit/config.toml: its script's path."""
+    script = folder / "three_lines.py"
+    script.write_text(BASELINE_APP)
+    (folder / ".streamlit").mkdir()  # the same server settings as the app's
+    (folder / ".streamlit" / "config.toml").write_text(
+        (ROOT / ".streamlit" / "config.toml").read_text())
+    return script
+
+
 # --- the server -----------------------------------------------------------------------------
 
 
@@ -784,12 +794,7 @@ def main() -> None:
                 "client_cpu": float("nan"), "wall": float("nan")}
     else:
         with tempfile.TemporaryDirectory() as folder:
-            script = Path(folder) / "three_lines.py"
-            script.write_text(BASELINE_APP)
-            (Path(folder) / ".streamlit").mkdir()  # the same server settings as the app's
-            (Path(folder) / ".streamlit" / "config.toml").write_text(
-                (ROOT / ".streamlit" / "config.toml").read_text())
-            base = measure(args, script, link, True, static)
+            base = measure(args, write_baseline_app(Path(folder)), link, True, static)
     served = args.url or (f"deploy/serve.sh {args.serve} (nginx)" if args.serve
                           else "streamlit run streamlit_app.py")
     print(f"\n{args.students} students joining within {args.join:g} s"

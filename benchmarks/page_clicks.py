@@ -40,7 +40,7 @@ for path in (str(HERE.parent), str(HERE)):
         sys.path.insert(0, path)
 
 from _timing import print_table  # noqa: E402
-from load import BASELINE_APP, Server  # noqa: E402
+from load import Server, write_baseline_app  # noqa: E402
 from train_clicks import ARGS, CHROMIUM, p95  # noqa: E402
 
 JS_HELPERS = """
@@ -118,7 +118,8 @@ CLICKS = {  # page: (action, what to click, what shows the answer)
     "Graph": ("Show: Values",
               "(p) => p.all('[data-testid=stSidebar] button').find("
               "b => b.innerText.trim() === 'Values')",
-              f"(p) => p.all(\"{NODES}\").length > 0 && !p.text(\"{NODES} text\").includes('grad')"),
+              f"(p) => p.all(\"{NODES}\").length > 0"
+              f" && !p.text(\"{NODES} text\").includes('grad')"),
     "Gradients": ("click node c",
                   f"(p) => p.all(\"{NODES}\").find(g => g.querySelector('title')"
                   "?.textContent === 'c')",
@@ -171,14 +172,8 @@ def click(tab, page: str) -> float:
 
 def baseline_paint(browser, viewport, repeats: int) -> list[float]:
     """First paint of the three-line app (its graphviz chart) under the same settings."""
-    root = HERE.parent
     with tempfile.TemporaryDirectory() as folder:
-        script = Path(folder) / "three_lines.py"
-        script.write_text(BASELINE_APP)
-        (Path(folder) / ".streamlit").mkdir()
-        (Path(folder) / ".streamlit" / "config.toml").write_text(
-            (root / ".streamlit" / "config.toml").read_text())
-        server = Server(script, [])
+        server = Server(write_baseline_app(Path(folder)), [])
         times = []
         try:
             for i in range(repeats + 1):

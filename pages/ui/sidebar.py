@@ -12,8 +12,8 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from pages.ui import cached, keys, notes
-from pages.ui.copy_box import copy_box
 from pages.ui import session as state
+from pages.ui.copy_box import copy_box
 from playground import GraphSpec, edits, presets, view
 
 
