@@ -85,6 +85,39 @@ class Tensor:
         """This tensor: NumPy arrays need no contiguous copy here (PyTorch's spelling)."""
         return self
 
+    def is_contiguous(self):
+        """Whether the elements lie in memory in row-major order without gaps (a transpose or a
+        strided slice is a view that does not)."""
+        return self.data.flags.c_contiguous
+
+    def stride(self, dim=None):
+        """PyTorch's strides: how many elements apart neighbours along each axis are (NumPy's
+        ``strides`` count bytes), or along ``dim`` alone."""
+        strides = tuple(s // self.data.itemsize for s in self.data.strides)
+        return strides if dim is None else strides[dim]
+
+    # --- new tensors like this one: its dtype unless told, unrecorded, as PyTorch's -------------
+    def new_tensor(self, data, dtype=None, requires_grad=False):
+        """A new tensor of ``data`` (copied) in this tensor's dtype unless ``dtype`` is given."""
+        return Tensor(_raw(data), requires_grad=requires_grad, dtype=dtype or self.dtype)
+
+    def new_full(self, size, fill_value, dtype=None, requires_grad=False):
+        """A new tensor of shape ``size``, every element ``fill_value``, in this dtype."""
+        array = np.full(tuple(size), fill_value, dtype=dtype or self.dtype)
+        return Tensor(array, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, requires_grad=False):
+        """A new tensor of zeros of shape ``size`` (sizes or one tuple), in this dtype."""
+        return self.new_full(_ops.shape_arg(size), 0, dtype=dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, requires_grad=False):
+        """A new tensor of ones of shape ``size`` (sizes or one tuple), in this dtype."""
+        return self.new_full(_ops.shape_arg(size), 1, dtype=dtype, requires_grad=requires_grad)
+
+    def type_as(self, other):
+        """This tensor cast to ``other``'s dtype (recorded, as ``to``)."""
+        return self.to(other.dtype)
+
     @property
     def grad(self):
         """The gradient that backward accumulated into this tensor, a Tensor of its shape (None
@@ -430,12 +463,6 @@ class Tensor:
 
     def nonzero(self):
         return tuple(_constant(i) for i in np.nonzero(self.data))
-
-    def all(self, axis=None):
-        return _constant(self.data.all(axis=axis))
-
-    def any(self, axis=None):
-        return _constant(self.data.any(axis=axis))
 
     def fill(self, value):
         """numpygrad's fill: a new tensor of this shape and dtype, every element ``value``, not

@@ -403,9 +403,17 @@ def clip(x, min=None, max=None):  # noqa: A002 - NumPy's and PyTorch's keyword n
 
 
 @exposed("where", method=False)
-def where(condition, x, y):
+def where(condition, x=None, y=None):
     """x where condition is true, else y (all three broadcast together). The condition is
-    boolean (uint8 too), as PyTorch requires: a float one would be read as "non-zero"."""
+    boolean (uint8 too), as PyTorch requires: a float one would be read as "non-zero". With the
+    condition alone, PyTorch's ``where(condition)``: a tuple of int64 index arrays (constants),
+    one per axis, of the elements that are non-zero."""
+    if x is None and y is None:
+        return tuple(_untracked(i.astype(np.int64)) for i in np.nonzero(_data(condition)))
+    if x is None or y is None:
+        raise TypeError("where takes the condition alone (the indices where it holds) or the "
+                        "condition and both x and y: where(c, x, y); give x and y, numbers or "
+                        "tensors")
     condition = np.asarray(condition.data if isinstance(condition, Tensor) else condition)
     if condition.dtype != bool:
         if condition.dtype != np.uint8:
@@ -906,3 +914,26 @@ def isfinite(x):
 def logical_not(x):
     """True where x is 0 (or False), else False (a constant bool tensor)."""
     return _untracked(np.logical_not(_data(x)))
+
+
+def _comparison(name, symbol, compare):
+    """PyTorch's ``torch.<name>(x, other)`` and ``x.<name>(other)``: ``x <symbol> other``, a
+    constant bool tensor."""
+
+    def function(x, other):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}() expects a tensor first, got {type(x).__name__}: write "
+                            f"ag.{name}(ag.tensor(x), other) or other's method")
+        return compare(x, other)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"True where x {symbol} other (broadcast), a constant bool tensor."
+    return exposed(name)(function)
+
+
+eq = _comparison("eq", "==", lambda x, other: x == other)
+ne = _comparison("ne", "!=", lambda x, other: x != other)
+lt = _comparison("lt", "<", lambda x, other: x < other)
+le = _comparison("le", "<=", lambda x, other: x <= other)
+gt = _comparison("gt", ">", lambda x, other: x > other)
+ge = _comparison("ge", ">=", lambda x, other: x >= other)

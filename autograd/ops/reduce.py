@@ -521,3 +521,21 @@ def _one_axis(axis, ndim, name):
 
 def _data(x):
     return x.data if isinstance(x, Tensor) else x
+
+
+def _truth(name, test):
+    """PyTorch's ``torch.<name>(x, dim=None, keepdim=False)``: a constant bool tensor."""
+
+    def function(x, axis=None, keepdims=False):
+        data = _data(x)
+        return Tensor._make(np.asarray(test(data != 0, axis=_axes(axis, data.ndim),
+                                            keepdims=keepdims)), False, None)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = (f"Whether {'every' if name == 'all' else 'any'} element is non-zero, over "
+                        "all axes or the given ones (dim may be a tuple): a constant bool tensor.")
+    return exposed(name)(function)
+
+
+all_ = _truth("all", np.all)
+any_ = _truth("any", np.any)
