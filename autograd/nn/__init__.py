@@ -44,15 +44,17 @@ from .loss_modules import (
 )
 from .module import IncompatibleKeys, Module, Parameter
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .serialization import load, save
 
 __all__ = [
     "ELU", "GELU", "MLP", "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
     "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout",
-    "Embedding", "Flatten", "Hardtanh", "HuberLoss", "Identity", "IncompatibleKeys",
-    "KLDivLoss", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax",
-    "MSELoss", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
-    "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "Parameter", "ReLU", "ReLU6",
-    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
-    "Unflatten", "functional", "init", "load", "save", "utils",
+    "Embedding", "Flatten", "GRU", "GRUCell", "Hardtanh", "HuberLoss", "Identity",
+    "IncompatibleKeys", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU",
+    "Linear", "LogSigmoid", "LogSoftmax", "MSELoss", "MaxPool2d", "Mish", "Module",
+    "ModuleDict", "ModuleList", "MultiMarginLoss", "MultiheadAttention", "NLLLoss",
+    "Parameter", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "ReLU", "ReLU6", "Sequential",
+    "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
+    "functional", "init", "load", "save", "utils",
 ]

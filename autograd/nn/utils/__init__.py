@@ -1,10 +1,12 @@
-"""Gradient clipping, as ``torch.nn.utils``: call between ``backward()`` and ``step()``."""
+"""Gradient clipping, as ``torch.nn.utils`` (call between ``backward()`` and ``step()``), and
+``rnn.pad_sequence``."""
 
 import numpy as np
 
-from ..tensor import Tensor
+from ...tensor import Tensor
+from . import rnn
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "rnn"]
 
 
 def _with_grads(parameters):
