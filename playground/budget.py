@@ -194,9 +194,10 @@ _ELEMENTWISE = ("neg", "exp", "log", "square", "sqrt", "abs", "sign", "sin", "co
                 "tan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "log2", "log10", "exp2",
                 "log1p", "expm1", "rsqrt", "reciprocal", "floor", "ceil", "trunc", "round",
                 "clone", "gelu", "elu", "celu", "selu", "softplus", "softsign", "hardtanh",
-                "relu6", "logsigmoid", "silu", "mish", "hardsigmoid", "hardswish", "prelu")
+                "relu6", "logsigmoid", "silu", "mish", "hardsigmoid", "hardswish", "prelu",
+                "asin", "acos", "atan", "erfinv", "lgamma", "digamma")
 _BROADCASTING = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "lerp",
-                 "atan2")
+                 "atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "fmod", "remainder")
 
 RULES: Mapping[str, Rule] = {
     **dict.fromkeys(_ELEMENTWISE, _same),

@@ -803,6 +803,194 @@ def _inverse_square_norm(a, other):
     return array_or_tensor.where(origin, 0.0, 1 / (square + origin))
 
 
+@exposed("asin")
+class Asin(Function):
+    """arcsin(a) on [−1, 1], with derivative 1/√(1 − a²) (see ``_one_minus_square``)."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.arcsin(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad * call(Rsqrt, _one_minus_square(a))
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+@exposed("acos")
+class Acos(Function):
+    """arccos(a) on [−1, 1], with derivative −1/√(1 − a²) (see ``_one_minus_square``)."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.arccos(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return -grad * call(Rsqrt, _one_minus_square(a))
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+def _one_minus_square(a):
+    """1 − a² as (1 − a)(1 + a), exact near ±1 where 1 − a·a loses digits. On a Tensor (under
+    create_graph) it is recorded as 1 − a·a plus that rounding difference as a constant, so its
+    derivative is −2a, at ±1 too (the product rule would meet inf·0 there)."""
+    if not isinstance(a, Tensor):
+        return (1 - a) * (1 + a)
+    exact = (1 - a.data) * (1 + a.data)
+    return (1 - a * a) + (exact - (1 - a.data * a.data))
+
+
+@exposed("atan")
+class Atan(Function):
+    """arctan(a), with derivative 1 / (1 + a²)."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.arctan(a)
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad / (1 + a * a)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
+class _Binary(Function):
+    """An elementwise op of two operands whose jvp is its two partial derivatives, ``partials``,
+    applied to the tangents, and whose backward applies them to the gradient."""
+
+    __slots__ = ()
+    promotes_zero_dim = True
+    backward_runs_on_arrays = True
+
+    def backward(self, grad):
+        need_a, need_b = self.needs_input_grad
+        d_a, d_b = self.partials(*self.saved_tensors, need_a, need_b)
+        return (grad * d_a if need_a else None, grad * d_b if need_b else None)
+
+    def jvp(self, tangent_a, tangent_b):
+        d_a, d_b = self.partials(*self.saved_tensors, True, True)
+        return tangent_a * d_a + tangent_b * d_b
+
+
+@exposed("hypot")
+class Hypot(_Binary):
+    """√(a² + b²) without overflow, with partial derivatives a / y and b / y (NaN at the origin,
+    0/0, as PyTorch gives)."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        out = np.hypot(a, b)
+        self.save_for_backward(a, b, out)
+        return out
+
+    def partials(self, a, b, out, need_a, need_b):
+        return (a / out if need_a else None, b / out if need_b else None)
+
+
+@exposed("logaddexp")
+class LogAddExp(_Binary):
+    """log(e^a + e^b), computed stably, with partial derivatives σ(a − b) and σ(b − a)."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        self.save_for_backward(a, b)
+        return np.logaddexp(a, b)
+
+    def partials(self, a, b, need_a, need_b):
+        return (call(Sigmoid, a - b) if need_a else None, call(Sigmoid, b - a) if need_b else None)
+
+
+@exposed("logaddexp2")
+class LogAddExp2(_Binary):
+    """log₂(2^a + 2^b), computed stably, with partial derivatives σ((a − b) ln 2) and
+    σ((b − a) ln 2)."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        self.save_for_backward(a, b)
+        return np.logaddexp2(a, b)
+
+    def partials(self, a, b, need_a, need_b):
+        return (call(Sigmoid, (a - b) * LN2) if need_a else None,
+                call(Sigmoid, (b - a) * LN2) if need_b else None)
+
+
+@exposed("xlogy")
+class Xlogy(_Binary):
+    """a·log(b), and 0 where a is 0 (unless b is NaN), as PyTorch: so 0·log 0 is 0. Its partial
+    derivatives are PyTorch's: log b (but 0 where a = 0 and b ≤ 0, so xlogy(0, 0) passes no
+    NaN back) and a / b."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        self.save_for_backward(a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = a * np.log(b)
+        return np.where((a == 0) & ~np.isnan(b), np.zeros((), dtype=out.dtype), out)
+
+    def partials(self, a, b, need_a, need_b):
+        if need_a:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                d_a = array_or_tensor.where((_data(a) == 0) & (_data(b) <= 0),
+                                            np.zeros((), dtype=_data(b).dtype),
+                                            array_or_tensor.log(b))
+        return (d_a if need_a else None, a / b if need_b else None)
+
+
+@exposed("fmod")
+class Fmod(_Binary):
+    """The remainder of a / b with a's sign (C's fmod): a − trunc(a / b)·b, with partial
+    derivatives 1 and −trunc(a / b), PyTorch's."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        self.save_for_backward(a, b)
+        return np.fmod(a, b)
+
+    def partials(self, a, b, need_a, need_b):
+        return (_ones_like(a, b) if need_a else None, -call(Trunc, a / b) if need_b else None)
+
+
+@exposed("remainder")
+class Remainder(_Binary):
+    """The remainder of a / b with b's sign (Python's %): a − floor(a / b)·b, with partial
+    derivatives 1 and −floor(a / b), PyTorch's."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        self.save_for_backward(a, b)
+        return np.remainder(a, b)
+
+    def partials(self, a, b, need_a, need_b):
+        return (_ones_like(a, b) if need_a else None, -call(Floor, a / b) if need_b else None)
+
+
+def _ones_like(a, b):
+    """Ones of a and b's broadcast shape (a partial derivative of 1), an array: it depends on
+    neither operand, so it needs no graph."""
+    a, b = _data(a), _data(b)
+    return np.ones(np.broadcast_shapes(a.shape, b.shape), dtype=np.result_type(a, b))
+
+
 class _PiecewiseConstant(Function):
     """Flat between jumps, so its derivative is 0 (PyTorch's rule, as for sign): it is recorded,
     and a gradient through it is zeros rather than an error."""

@@ -203,4 +203,85 @@ ENTRIES = (
     unary("clone", "A copy of x that stays in the graph.", r"\frac{dy}{dx} = 1",
         sentence='A copy passes the gradient back unchanged.',
     ),
+    unary("asin", "Elementwise inverse sine, for -1 <= x <= 1.",
+        r"\frac{dy}{dx} = \frac{1}{\sqrt{1 - x^2}}",
+        sentence='asin is steepest at the ends: its slope 1/√(1 - x²) is 1 at 0 and infinite at ±1.',
+    ),
+    unary("acos", "Elementwise inverse cosine, for -1 <= x <= 1.",
+        r"\frac{dy}{dx} = -\frac{1}{\sqrt{1 - x^2}}",
+        sentence='acos is asin turned over: its slope is -1/√(1 - x²), infinite at ±1.',
+    ),
+    unary("atan", "Elementwise inverse tangent, in (-π/2, π/2).",
+        r"\frac{dy}{dx} = \frac{1}{1 + x^2}",
+        sentence='atan flattens out on both sides: its slope 1/(1 + x²) is 1 at 0 and fades like 1/x².',
+    ),
+    binary(
+        "hypot", None, "Elementwise length √(a² + b²) of the point (a, b), without overflow.",
+        r"\frac{\partial y}{\partial a} = \frac{a}{y},\quad \frac{\partial y}{\partial b} = "
+        r"\frac{b}{y}",
+        torch_code.call("torch.hypot"),
+        sentence='Each side gets its share of the length: a/y and b/y, the unit vector to the point.',
+    ),
+    binary(
+        "logaddexp", None, "Elementwise log(e^a + e^b), computed stably: a smooth maximum.",
+        r"\frac{\partial y}{\partial a} = \sigma(a - b),\quad "
+        r"\frac{\partial y}{\partial b} = \sigma(b - a)",
+        torch_code.call("torch.logaddexp"),
+        sentence='The larger operand gets most of the gradient; the two shares always sum to 1.',
+    ),
+    binary(
+        "logaddexp2", None, "Elementwise log2(2^a + 2^b), computed stably.",
+        r"\frac{\partial y}{\partial a} = \frac{2^a}{2^a + 2^b},\quad "
+        r"\frac{\partial y}{\partial b} = \frac{2^b}{2^a + 2^b}",
+        torch_code.call("torch.logaddexp2"),
+        sentence='As logaddexp in base 2: the shares 2^a/(2^a + 2^b) and 2^b/(2^a + 2^b) sum to 1.',
+    ),
+    binary(
+        "xlogy", None, "Elementwise a·log(b), and 0 where a = 0 (so 0·log 0 = 0).",
+        r"\frac{\partial y}{\partial a} = \log b,\quad \frac{\partial y}{\partial b} = "
+        r"\frac{a}{b}",
+        torch_code.call("torch.xlogy"),
+        sentence=(
+            'The weight a gets log b, the argument b gets a/b; where a = 0 and b ≤ 0 the weight '
+            'gets 0, as in PyTorch, so entropy terms 0·log 0 pass no NaN back.'
+        ),
+    ),
+    unary("erfinv", "Elementwise inverse error function, for -1 <= x <= 1.",
+        r"\frac{dy}{dx} = \frac{\sqrt{\pi}}{2}\,e^{y^2}",
+        sentence='erfinv undoes erf: its slope √π/2·e^(y²) is √π/2 at 0 and infinite at ±1.',
+    ),
+    unary("lgamma", "Elementwise log |Γ(x)|, the log of the gamma function (x! = Γ(x + 1)).",
+        r"\frac{dy}{dx} = \psi(x)",
+        sentence=(
+            'The slope of log Γ is the digamma function ψ: negative below x ≈ 1.46, where Γ has '
+            'its minimum, positive above.'
+        ),
+    ),
+    unary("digamma", "Elementwise digamma ψ(x), the derivative of log Γ(x).",
+        r"\frac{dy}{dx} = \psi^{(1)}(x)",
+        sentence=(
+            'The slope of digamma is trigamma ψ⁽¹⁾, positive everywhere: ψ always rises between '
+            'its poles.'
+        ),
+    ),
+    binary(
+        "fmod", None, "Elementwise remainder of a / b with the sign of a (C's fmod).",
+        r"\frac{\partial y}{\partial a} = 1,\quad \frac{\partial y}{\partial b} = "
+        r"-\operatorname{trunc}(a / b)",
+        torch_code.call("torch.fmod"),
+        sentence=(
+            'a - trunc(a/b)·b: between jumps the remainder moves with a one to one, and with b '
+            'by minus the whole quotient.'
+        ),
+    ),
+    binary(
+        "remainder", None, "Elementwise remainder of a / b with the sign of b (Python's %).",
+        r"\frac{\partial y}{\partial a} = 1,\quad \frac{\partial y}{\partial b} = "
+        r"-\lfloor a / b \rfloor",
+        torch_code.call("torch.remainder"),
+        sentence=(
+            'a - floor(a/b)·b: between jumps the remainder moves with a one to one, and with b '
+            'by minus the floored quotient.'
+        ),
+    ),
 )

@@ -70,6 +70,15 @@ def _round(x, decimals=0):
     return whole / mp.mpf(10) ** decimals
 
 
+def _pole(f, value):
+    """f, but ``value`` at 0 and the negative whole numbers (mpmath raises there)."""
+    return lambda x: value if x <= 0 and x == mp.floor(x) else f(x)
+
+
+def _erfinv(x):
+    return mp.nan if abs(x) > 1 else mp.erfinv(x)
+
+
 # name: (the engine's function of a Tensor, the exact function of an mpf, extra points)
 CASES = {
     "exp": (ag.exp, mp.exp, []),
@@ -138,6 +147,14 @@ CASES = {
     "prelu": (lambda x: F.prelu(x, ag.tensor(np.array([0.25], dtype=x.dtype))),
               lambda x: x if x > 0 else x / 4, []),
     "logsigmoid": (F.logsigmoid, lambda x: -mp.log1p(mp.exp(-x)), []),
+    "asin": (ag.asin, mp.asin, [0.999, -0.999]),
+    "acos": (ag.acos, mp.acos, [0.999, -0.999]),
+    "atan": (ag.atan, mp.atan, []),
+    "erfinv": (ag.erfinv, _erfinv, [0.999, -0.999, 1e-5, 0.9999999]),
+    "lgamma": (ag.lgamma, _pole(lambda x: mp.re(mp.loggamma(x)), mp.inf), [-2.5, 2.0]),
+    "digamma": (ag.digamma, _pole(mp.digamma, mp.nan), [-2.5, 2.0, 7.5]),
+    "polygamma[1]": (lambda x: ag.polygamma(1, x), _pole(lambda x: mp.polygamma(1, x), mp.inf),
+                     [-2.5, 2.0, 7.5]),
 }
 
 # (name, x): (first derivative, second derivative) where the function has a kink or a jump: the
@@ -171,6 +188,8 @@ KINKS = {
     ("acosh", 1.0): (math.inf, -math.inf),
     ("atanh", 1.0): (math.inf, math.inf), ("atanh", -1.0): (math.inf, -math.inf),
     ("log1p", -1.0): (math.inf, -math.inf),
+    ("asin", 1.0): (math.inf, math.inf), ("asin", -1.0): (math.inf, -math.inf),
+    ("acos", 1.0): (-math.inf, -math.inf), ("acos", -1.0): (-math.inf, math.inf),
 }
 # Where PyTorch's forward mode takes the other side of a kink than its backward.
 FORWARD_KINKS = {("prelu", 0.0): 1.0}
@@ -195,6 +214,13 @@ LOOSER = {
         rtol, 0, "u = √(2/π)(x + 0.044715x³) is rounded to the dtype before σ(2u), which "
         "multiplies that error by |2u(1 − σ(2u))|: 15 at x = −5, 600 at x = −20; PyTorch rounds "
         "u too") for dtype, rtol in ((np.float32, 2e-6), (np.float64, 1e-13))},
+    **{("erfinv", dtype): (
+        rtol, 0, "the derivative √π/2·e^(y²) of y = erfinv(x) multiplies y's rounding by 2y² "
+        "(11 at x = 0.999, 29 at 1 − 1.2e-7; the second derivative 2y·y′² twice that), as "
+        "PyTorch's formula does") for dtype, rtol in ((np.float32, 4e-6), (np.float64, 4e-14))},
+    ("lgamma", np.float64): (
+        2e-14, 0, "math.lgamma (CPython's, within a few ulps) loses digits near the roots of "
+        "lgamma below 0: 65 ulps at x = −2.5, where log Γ is −0.056"),
     ("hardsigmoid", np.float64): (
         3e-8, 0, "PyTorch's backward multiplies by 1.0f / 6.0f, float32's 1/6, in float64 too"),
 }
@@ -205,7 +231,7 @@ EXCLUDED = {
                     "ge", "all", "any")},
     **{name: "two or more tensor operands (tested against PyTorch in test_numerics_vs_torch)"
        for name in ("add", "sub", "mul", "div", "maximum", "minimum", "atan2", "lerp", "where",
-                    "prelu")},
+                    "prelu", "hypot", "logaddexp", "logaddexp2", "xlogy", "fmod", "remainder")},
     **{name: "not elementwise" for name in (
         "cat", "t", "expand", "expand_as", "view", "view_as", "unfold", "fold", "conv1d", "conv2d",
         "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pad", "gather", "scatter_add",
@@ -345,6 +371,7 @@ TORCH_NAMES = {
     "pow[0]": lambda t, x: x ** 0.0, "pow[0.5]": lambda t, x: x ** 0.5,
     "pow[-1]": lambda t, x: x ** -1.0, "pow[3]": lambda t, x: x ** 3.0,
     "rpow[2]": lambda t, x: 2.0 ** x, "rpow[0]": lambda t, x: 0.0 ** x,
+    "polygamma[1]": lambda t, x: t.polygamma(1, x),
 }
 
 
@@ -369,6 +396,11 @@ CONVENTION_DIFFERENCES = {
     ("rpow[0]", "d2"): "0 where 0**x is flat (x ≥ 0); PyTorch's where() passes NaN from the "
                        "dropped branch",
     ("gelu", "value"): "gelu(inf) is inf; PyTorch's float32 kernel gives NaN",
+    **{case: "trigamma at the poles 0, −1, −2, … is +inf; PyTorch's π²/sin²(πx) of an "
+             "unreduced πx gives large finite numbers, and NaN at −inf"
+       for case in (("lgamma", "d2"), ("digamma", "d1"), ("polygamma[1]", "value"))},
+    **{case: "polygamma(n ≥ 2) has the limit 0 at inf, where PyTorch's ζ formula gives NaN"
+       for case in (("digamma", "d2"), ("polygamma[1]", "d1"), ("polygamma[1]", "d2"))},
 }
 
 

@@ -13,6 +13,9 @@ from playground import parse, registry
 from tests.playground.op_cases import CASES, PROGRAMS
 
 INTERNAL = {
+    "Copy": "x.copy_(src) and fill_, recorded; the playground's expressions change nothing in "
+            "place",
+    "IndexPut": "x[key] = value, recorded; the playground's expressions change nothing in place",
     "IndexAdd": "the backward of indexing, recorded only under create_graph",
     "Cast": "x.to(dtype); the playground computes in float64 only",
     "CrossEntropy": "cross_entropy against class probabilities; the playground's cross_entropy "
@@ -21,6 +24,8 @@ INTERNAL = {
               "create_graph",
     "MedianOfAll": "x.median() of every element; the playground has no median yet",
     "NormalCdf": "Φ(x), gelu's backward recorded only under create_graph",
+    "Polygamma": "ψ⁽ⁿ⁾(x), digamma's derivatives, recorded only under create_graph (and "
+                 "ag.polygamma(n, x), which the playground does not offer)",
 }
 """Function classes with no registry entry, and why."""
 

@@ -4,6 +4,7 @@ oracle from PROGRAMS."""
 
 import math
 
+import mpmath
 import numpy as np
 
 X = np.array([[0.5, -0.6, 0.9], [0.3, 0.8, -0.4]])  # inside (-1, 1) and tan's branch
@@ -12,6 +13,7 @@ P = np.array([[0.2, 0.7, 0.5], [0.1, 0.9, 0.4]])
 BIG = np.array([[1.5, 2.7, 1.1], [3.0, 1.2, 4.4]])  # > 1, for acosh
 FRACTIONS = np.array([[0.5, -1.2, 2.3], [-0.3, 0.8, -2.6]])  # no whole numbers: no jumps
 HALF_FREE = np.array([[0.3, -1.2, 2.7], [-0.4, 0.8, -2.6]])  # no halves: round has no jumps
+DIVISOR = np.array([-2.0, 0.7, 1.1])  # (FRACTIONS * 3) / DIVISOR has no whole numbers: no jumps
 
 CASES = {
     "tan": ((X,), {}, np.tan, (0,)),
@@ -35,6 +37,18 @@ CASES = {
     "trunc": ((FRACTIONS,), {}, np.trunc, (0,)),
     "round": ((HALF_FREE,), {}, np.round, (0,)),
     "clone": ((X,), {}, np.copy, (0,)),
+    "asin": ((X,), {}, np.arcsin, (0,)),
+    "acos": ((X,), {}, np.arccos, (0,)),
+    "atan": ((Y,), {}, np.arctan, (0,)),
+    "hypot": ((X, Y[0]), {}, np.hypot, (0, 1)),
+    "logaddexp": ((X, Y[0]), {}, np.logaddexp, (0, 1)),
+    "logaddexp2": ((X, Y[0]), {}, np.logaddexp2, (0, 1)),
+    "xlogy": ((X, P[0]), {}, lambda a, b: a * np.log(b), (0, 1)),
+    "erfinv": ((X,), {}, np.vectorize(lambda v: float(mpmath.erfinv(v))), (0,)),
+    "lgamma": ((BIG,), {}, np.vectorize(math.lgamma), (0,)),
+    "digamma": ((BIG,), {}, np.vectorize(lambda v: float(mpmath.digamma(v))), (0,)),
+    "fmod": ((FRACTIONS * 3, DIVISOR), {}, np.fmod, (0, 1)),
+    "remainder": ((FRACTIONS * 3, DIVISOR), {}, np.remainder, (0, 1)),
 }
 
 MATH = """\
@@ -68,4 +82,24 @@ cl = clone(x)
 L = sum(t + sh + ch + ash + ach + ath + er + l2 + l10 + e2 + l1 + em + rs + rc + le + lt + at + fl + ce + tr + ro + cl * cl)
 """  # noqa: E501
 
-PROGRAMS = {"math_functions": MATH}
+INVERSE_AND_GAMMA = """\
+x = [0.5, -0.7, 0.2]
+y = [1.5, 0.7, -0.9]
+p = [0.2, 0.7, 2.5]
+si = asin(x)
+ac = acos(x)
+an = atan(y)
+hy = hypot(x, y)
+la = logaddexp(x, y)
+l2 = logaddexp2(x, y)
+xl = xlogy(y, p)
+ei = erfinv(x)
+lg = lgamma(p)
+dg = digamma(p + 6.0)  # PyTorch's trigamma (the gradient) is good to 1e-10 below 6
+fm = fmod(y * 3.0, 0.8)
+rm = remainder(y * 3.0, p)
+L = sum(si + ac + an + hy + la + l2 + xl + ei + lg + dg + fm + rm)
+"""
+
+PROGRAMS = {"math_functions": MATH, "inverse_and_gamma": INVERSE_AND_GAMMA}
+
