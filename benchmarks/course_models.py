@@ -40,3 +40,21 @@ def char_transformer(lib, vocab, block, width, heads):
             return self.head(self.ln_f(x))
 
     return Block()
+
+
+def char_lstm(lib, vocab, width, hidden, layers=2):
+    """A character-level language model: Embedding, a ``layers``-deep LSTM (batch first), and a
+    Linear head from each step's hidden state to the next character's logits."""
+    nn = lib.nn
+
+    class LanguageModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, width)
+            self.lstm = nn.LSTM(width, hidden, num_layers=layers, batch_first=True)
+            self.head = nn.Linear(hidden, vocab)
+
+        def forward(self, idx):
+            return self.head(self.lstm(self.tok(idx))[0])
+
+    return LanguageModel()

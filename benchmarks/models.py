@@ -2,7 +2,7 @@
 against PyTorch CPU eager in the same run, and the digits CNN trained to its test accuracy.
 
 Run from the repository root:
-    python benchmarks/models.py [--quick] [--threads N] [--only cnn,transformer,accuracy]
+    python benchmarks/models.py [--quick] [--threads N] [--only cnn,transformer,lstm,accuracy]
                                 [--profile NAME]
 
 Workloads (each model's source is written once and built twice, with ``autograd`` and with
@@ -15,6 +15,10 @@ through ``state_dict``):
   causal MultiheadAttention, LayerNorm, GELU MLP, residuals, LayerNorm, Linear head) on a text
   made here, batch 16 x 32 characters, width 64, 4 heads, cross-entropy, SGD with momentum and
   clip_grad_norm_; target <= 2x PyTorch.
+- lstm: a character-level LSTM language model (Embedding 32, a 2-layer LSTM of 64 units, batch
+  first, Linear head) on the same text, batch 16 x 32 characters, cross-entropy, Adam and
+  clip_grad_norm_; target <= 2x PyTorch (whose LSTM is one fused kernel per layer; ours is the
+  engine's ops, step by step).
 - accuracy: the digits CNN (ours) trained for 20 epochs in batches of 64 (AdamW, cosine
   schedule) on 80 % of the digits, tested on the other 20 %; target >= 95 % (seeds 0-2 give
   97-99 %).
@@ -41,7 +45,7 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and the
         sys.path.insert(0, path)
 
 from _timing import Case, print_table, time_cases  # noqa: E402
-from course_models import char_transformer, digits_cnn  # noqa: E402
+from course_models import char_lstm, char_transformer, digits_cnn  # noqa: E402
 from engine import machine_report  # noqa: E402 - one way to set and report threads
 
 import autograd as ag  # noqa: E402
@@ -51,12 +55,13 @@ try:
 except ImportError:
     torch = None
 
-BENCHMARKS = ("cnn", "transformer", "accuracy")
+BENCHMARKS = ("cnn", "transformer", "lstm", "accuracy")
 STEP_TARGET = 2.0  # ours / PyTorch, one training step
 ACCURACY_TARGET = 0.95
 FULL, QUICK = (15, 5, 3), (3, 2, 1)  # (repeats, steps per repeat, warm-up steps)
 CNN_BATCH = 64
 TEXT_BATCH, BLOCK, WIDTH, HEADS = 16, 32, 64, 4
+LSTM_WIDTH, LSTM_HIDDEN = 32, 64
 
 
 def twins(build, dtype):
@@ -136,7 +141,11 @@ def workloads(dtype):
         step_fn(torch, theirs, torch.optim.SGD(theirs.parameters(), lr=0.1, momentum=0.9),
                 clip=1.0),
         ours, theirs, text_batches(codes, 8))
-    return {"cnn": cnn, "transformer": transformer}
+    ours, theirs = twins(lambda lib: char_lstm(lib, vocab, LSTM_WIDTH, LSTM_HIDDEN), dtype)
+    lstm = (step_fn(ag, ours, ag.optim.Adam(ours.parameters(), lr=1e-2), clip=1.0),
+            step_fn(torch, theirs, torch.optim.Adam(theirs.parameters(), lr=1e-2), clip=1.0),
+            ours, theirs, text_batches(codes, 8))
+    return {"cnn": cnn, "transformer": transformer, "lstm": lstm}
 
 
 def check(name, ours_step, theirs_step, ours, theirs, batches):
@@ -228,8 +237,8 @@ def main(argv=None):
                         help="BLAS and PyTorch threads, the same for both (default 1)")
     parser.add_argument("--only", metavar="NAME[,NAME]",
                         help=f"run only these, from: {', '.join(BENCHMARKS)}")
-    parser.add_argument("--profile", metavar="NAME", choices=("cnn", "transformer"),
-                        help="instead of timing, profile our engine on cnn or transformer")
+    parser.add_argument("--profile", metavar="NAME", choices=("cnn", "transformer", "lstm"),
+                        help="instead of timing, profile our engine on cnn, transformer or lstm")
     args = parser.parse_args(argv)
     chosen = BENCHMARKS if args.only is None else tuple(args.only.split(","))
     unknown = [name for name in chosen if name not in BENCHMARKS]

@@ -23,22 +23,25 @@ GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 
 def _rnn_cell(activation):
-    def cell(x_part, h, w_hh, b_hh):
-        return activation(x_part + linear(h, w_hh, b_hh))
+    def cell(x, h, weights):
+        w_ih, w_hh, b_ih, b_hh = weights
+        return activation(linear(x, w_ih, b_ih) + linear(h, w_hh, b_hh))
     return cell
 
 
-def _lstm_cell(x_part, state, w_hh, b_hh):
-    """One LSTM step from ``x_part`` (the input's share, x W_ih^T + b_ih) and (h, c)."""
+def _lstm_cell(x, state, weights):
+    """One LSTM step from the input x and the state (h, c)."""
     h, c = state
-    i, f, g, o = (x_part + linear(h, w_hh, b_hh)).chunk(4, -1)
+    w_ih, w_hh, b_ih, b_hh = weights
+    i, f, g, o = (linear(x, w_ih, b_ih) + linear(h, w_hh, b_hh)).chunk(4, -1)
     c = sigmoid(f) * c + sigmoid(i) * tanh(g)
     return sigmoid(o) * tanh(c), c
 
 
-def _gru_cell(x_part, h, w_hh, b_hh):
+def _gru_cell(x, h, weights):
     """One GRU step: the reset gate scales the hidden share of the new state (PyTorch's form)."""
-    x_r, x_z, x_n = x_part.chunk(3, -1)
+    w_ih, w_hh, b_ih, b_hh = weights
+    x_r, x_z, x_n = linear(x, w_ih, b_ih).chunk(3, -1)
     h_r, h_z, h_n = linear(h, w_hh, b_hh).chunk(3, -1)
     r, z = sigmoid(x_r + h_r), sigmoid(x_z + h_z)
     n = tanh(x_n + r * h_n)
@@ -132,18 +135,21 @@ class RNNBase(Module):
             x = x.swapaxes(0, 1)
         states = self._initial_states(hx, x.shape[1], batched, dtype)
         directions = 2 if self.bidirectional else 1
+        steps = x.unbind(0)  # each layer reads and writes a list of steps: no slicing in a loop
         finals = []
         for layer in range(self.num_layers):
             if layer and self.dropout and self.training:
-                x = dropout(x, self.dropout, True)
+                steps = [dropout(step, self.dropout, True) for step in steps]
             outputs = []
             for reverse in range(directions):
                 k = layer * directions + reverse
                 state = tuple(s[k] for s in states) if self.mode == "LSTM" else states[k]
-                seq, state = self._run(x, state, self._weights(layer, reverse), bool(reverse))
+                seq, state = self._run(steps, state, self._weights(layer, reverse),
+                                       bool(reverse))
                 outputs.append(seq)
                 finals.append(state)
-            x = outputs[0] if directions == 1 else cat(outputs, -1)
+            steps = outputs[0] if directions == 1 else [cat(pair, -1) for pair in zip(*outputs)]
+        x = stack(steps, 0)
         if not batched:
             x = x.squeeze(1)
         elif self.batch_first:
@@ -153,16 +159,14 @@ class RNNBase(Module):
             return x, (h_n, c_n)
         return x, self._final(finals, batched)
 
-    def _run(self, x, state, weights, reverse):
-        """One direction of one layer over the whole sequence: its outputs and last state."""
-        w_ih, w_hh, b_ih, b_hh = weights
-        parts = linear(x, w_ih, b_ih).unbind(0)  # the input's share of every step, at once
+    def _run(self, steps, state, weights, reverse):
+        """One direction of one layer over the sequence: its outputs and last state."""
         cell = CELLS[self.mode]
-        outputs = [None] * len(parts)
-        for t in (reversed if reverse else iter)(range(len(parts))):
-            state = cell(parts[t], state, w_hh, b_hh)
+        outputs = [None] * len(steps)
+        for t in (reversed if reverse else iter)(range(len(steps))):
+            state = cell(steps[t], state, weights)
             outputs[t] = state[0] if self.mode == "LSTM" else state
-        return stack(outputs, 0), state
+        return outputs, state
 
     def _initial_states(self, hx, batch, batched, dtype):
         """h0 (and c0) for every layer and direction: zeros unless given."""
@@ -272,8 +276,8 @@ class RNNCellBase(Module):
                 raise RuntimeError(f"{name}: the hidden state must have shape {shape}, got "
                                    f"{[tuple(h.shape) for h in given]}")
             state = tuple(given) if self.mode == "LSTM" else given[0]
-        state = CELLS[self.mode](linear(x, self.weight_ih, self.bias_ih), state,
-                                 self.weight_hh, self.bias_hh)
+        state = CELLS[self.mode](x, state, (self.weight_ih, self.weight_hh, self.bias_ih,
+                                            self.bias_hh))
         if batched:
             return state
         return tuple(s.squeeze(0) for s in state) if self.mode == "LSTM" else state.squeeze(0)

@@ -1,4 +1,4 @@
-"""Three models a course builds after micrograd, trained here and in PyTorch side by side: the
+"""The models a course builds after micrograd, trained here and in PyTorch side by side: the
 same source builds each model with either library, ours starts from PyTorch's initial weights
 (copied through state_dict as NumPy arrays), both see the same batches, and after each of 20
 optimizer steps the loss, every parameter and every buffer agree to 1e-8 relative (float64)."""
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import autograd as ag
-from benchmarks.course_models import char_transformer, digits_cnn
+from benchmarks.course_models import char_lstm, char_transformer, digits_cnn
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -134,16 +134,27 @@ def test_digits_cnn_trains_as_pytorch_with_adam_and_two_parameter_groups(digits)
                                rtol=RTOL, atol=ATOL)
 
 
-def test_character_transformer_trains_as_pytorch_with_sgd_momentum_and_clipping():
+def char_batches(block, batch, seed=3):
+    """A short text, its characters, and STEPS batches of (window, next characters)."""
     text = " ".join(["hello autograd, hello torch: the same numbers in both"] * 8)
     chars = sorted(set(text))
     codes = np.array([chars.index(c) for c in text])
-    block, batch = 12, 6
-    rng = np.random.default_rng(3)
-    starts = rng.integers(0, len(codes) - block - 1, (STEPS, batch))
+    starts = np.random.default_rng(seed).integers(0, len(codes) - block - 1, (STEPS, batch))
     windows = starts[..., None] + np.arange(block + 1)
-    batches = [(codes[w[:, :-1]], codes[w[:, 1:]]) for w in windows]
+    return chars, [(codes[w[:, :-1]], codes[w[:, 1:]]) for w in windows]
 
+
+def test_character_lstm_trains_as_pytorch_with_adam_and_clipping():
+    chars, batches = char_batches(block=10, batch=4)
+    ours, theirs = twins(lambda lib: char_lstm(lib, len(chars), width=8, hidden=12, layers=2))
+    ours_opt = ag.optim.Adam(ours.parameters(), lr=0.02)
+    theirs_opt = torch.optim.Adam(theirs.parameters(), lr=0.02)
+    train_side_by_side(ours, theirs, (ours_opt, theirs_opt), batches, clip=1.0)
+
+
+def test_character_transformer_trains_as_pytorch_with_sgd_momentum_and_clipping():
+    block = 12
+    chars, batches = char_batches(block, batch=6)
     ours, theirs = twins(lambda lib: char_transformer(lib, len(chars), block, width=16, heads=2))
     ours_opt = ag.optim.SGD(ours.parameters(), lr=0.3, momentum=0.9)
     theirs_opt = torch.optim.SGD(theirs.parameters(), lr=0.3, momentum=0.9)
