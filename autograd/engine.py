@@ -226,6 +226,10 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
             edges = (fn._first,)
         else:
             edges = (fn._first, second) if fn._more is None else fn._edges()
+        if fn._saved and (fn._vc is not None or fn._first._vc is not None
+                          or (second is not None
+                              and (second._vc is not None or fn._more is not None))):
+            _check_versions(fn, edges)  # something it saved may have changed in place since
         if grad is None:  # no use sent a gradient: only the counts move on
             input_grads = (None,) * len(edges)
         elif on_arrays and fn.backward_runs_on_arrays:
@@ -240,7 +244,7 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
             # Where the gradient goes (see Function.__slots__): a leaf's own entry in grads, or
             # the Function that made the input, which runs once all its uses have reported.
             if isinstance(edge, Tensor):  # a student's Tensor subclass too
-                child = edge.grad_fn
+                child = edge.grad_fn if edge._history is None else _grad_fn_when_used(fn, edge)
                 if child is None:  # a leaf, or a constant
                     if g is not None and edge.requires_grad:
                         _add_leaf_gradient(grads, summed, edge, g, fn)
@@ -306,7 +310,7 @@ def _count_uses(roots):
             edges = (fn._first, second) if fn._more is None else fn._edges()
         for edge in edges:
             if isinstance(edge, Tensor):
-                edge = edge.grad_fn
+                edge = edge.grad_fn if edge._history is None else _grad_fn_when_used(fn, edge)
                 if edge is None:
                     continue
             elif type(edge) is _WeakConstant:
@@ -317,6 +321,65 @@ def _count_uses(roots):
                 uses[edge] = 1
                 stack.append(edge)
     return uses
+
+
+def _grad_fn_when_used(fn, tensor):
+    """The ``grad_fn`` that ``tensor`` had when ``fn`` used it: a recorded in-place change
+    since then gave the tensor a new one (see autograd/ops/inplace.py), but ``fn`` computed with
+    the old value, whose history goes on from the earlier grad_fn (PyTorch binds each use to the
+    history of its time in the same way)."""
+    used_at = _recorded_versions(fn)[_position(fn, tensor)]
+    for version, previous in tensor._history:
+        if version > used_at:
+            return previous
+    return tensor.grad_fn
+
+
+def _recorded_versions(fn):
+    """The versions of ``fn``'s inputs and result when it was recorded (Function._sv)."""
+    return fn._sv or (0,) * (len(fn._edges()) + 1)
+
+
+def _position(fn, edge):
+    return next(i for i, e in enumerate(fn._edges()) if e is edge)
+
+
+def _check_versions(fn, edges):
+    """Raise PyTorch's error if a value ``fn`` saved for backward (an input's or its result's
+    array) was changed in place after ``fn`` was recorded."""
+    saved = fn._saved_values()
+    recorded = _recorded_versions(fn)
+    for i, edge in enumerate(edges):
+        counter = edge._vc
+        if counter is None or counter[0] == recorded[i]:
+            continue
+        if isinstance(edge, Tensor):
+            array = edge.data
+            if any(value is array for value in saved):
+                raise _modified_error(fn, f"its input {i}", array, edge.grad_fn, counter[0],
+                                      recorded[i])
+        else:
+            for value in saved:
+                if id(value) == edge._output_id:
+                    raise _modified_error(fn, f"its input {i}", value, edge, counter[0],
+                                          recorded[i])
+    counter = fn._vc
+    if counter is not None and counter[0] != recorded[-1]:
+        for value in saved:
+            if id(value) == fn._output_id:
+                raise _modified_error(fn, "its result", value, fn, counter[0], recorded[-1])
+
+
+def _modified_error(fn, which, array, maker, version, expected):
+    """PyTorch's message for a saved value changed in place, with what to do about it."""
+    made = f", which is output 0 of {maker.name}," if maker is not None else ""
+    return RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [{array.dtype} {list(array.shape)}]{made} is at version {version}; "
+        f"expected version {expected} instead. Hint: {fn.name} saved this tensor ({which}) for "
+        "its backward, and it was changed in place afterwards (an op ending in _, x += ..., or "
+        "x[...] = ...). Compute a new tensor instead (x = x.add(1) rather than x.add_(1)), or "
+        "change a copy (x = x.clone() before the in-place op)")
 
 
 def _output_hooks(fn, grad, captured, wanted):

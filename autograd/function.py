@@ -66,11 +66,14 @@ class Function:
     # _output_id: the result's array id, to recognise that array among saved values after the
     #   result Tensor is gone (a saved value lived beside the result, so an equal id means that
     #   very array).
+    # _vc: the version counter of the result's storage (see Tensor._version) once it has one,
+    #   else None; _sv: the versions the inputs and then the result were at when this op was
+    #   recorded, or None when all were 0. Backward compares them (see engine._check_versions).
     # Set only when needed, so read with getattr (every store per op costs): _output, a weak
     #   reference to the result; _shape and _dtype, the result's, when a consumer holds it
     #   weakly.
     __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_s0", "_s1",
-                 "_s_more", "_hooks", "_output", "_output_id", "_shape", "_dtype",
+                 "_s_more", "_hooks", "_vc", "_sv", "_output", "_output_id", "_shape", "_dtype",
                  "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor``
@@ -223,6 +226,7 @@ class _WeakConstant(weakref.ref):
     dtype so that a stand-in can take its place once it is gone."""
 
     __slots__ = ("shape", "dtype")
+    _vc = None  # a constant nobody holds is never changed in place
 
     def __init__(self, tensor):
         super().__init__(tensor)
@@ -375,6 +379,7 @@ def _record(fn, inputs, attrs):
     result = _new_tensor(Tensor)
     result.data = out
     result._grad = None
+    counter = None if out.base is None else _view_counter(result, inputs)
     level = _dual_level.get()
     if level is not None:
         push_tangent(fn, inputs, result, level)
@@ -387,6 +392,7 @@ def _record(fn, inputs, attrs):
     result.grad_fn = fn
     fn._output_id = id(out)
     fn._hooks = None
+    fn._vc = counter
     if count == 2:
         fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, fn)
         fn._second = b if b.data.size <= KEPT_ELEMENTS else _edge(b, fn)
@@ -404,7 +410,46 @@ def _record(fn, inputs, attrs):
                                 for x in inputs]
         fn._first, fn._second, fn._more = first, second, tuple(more)
         fn.needs_input_grad = tuple(map(_REQUIRES_GRAD, inputs))
+    if counter is None and (a._vc is None if count == 1 else
+                            a._vc is None and b._vc is None if count == 2 else
+                            all(x._vc is None for x in inputs)):
+        fn._sv = None  # every version 0: the common case costs one look per input
+    else:
+        fn._sv = _versions(inputs, counter)
     return result
+
+
+def _view_counter(result, inputs):
+    """If ``result``'s array is a view of an input's (NumPy shares the memory), give it that
+    input's version counter, as PyTorch's views share one, and return it; else None."""
+    root = result.data.base
+    for x in inputs:
+        data = x.data
+        if data is root or data.base is root:
+            counter = x._vc
+            if counter is None:
+                counter = x._new_counter()
+            result._vc = counter
+            result._base = x if x._base is None else x._base
+            result._view_version = counter[0]
+            return counter
+    return None
+
+
+def _versions(inputs, counter):
+    """The versions of ``inputs`` and of the result (whose counter is ``counter``), for
+    Function._sv. A view used after its base was changed in place by a recorded op is refused:
+    its recorded history no longer describes its values (PyTorch remakes it; we ask you to)."""
+    for x in inputs:
+        base = x._base
+        if (base is not None and x.requires_grad and base._history is not None
+                and base._history[-1][0] > x._view_version):
+            raise RuntimeError(
+                f"this tensor is a view (made by {x.grad_fn.name if x.grad_fn else 'a view'}) "
+                f"of a tensor that was changed in place afterwards (now {base.grad_fn.name}), so "
+                "its recorded history describes values it no longer holds; make the view again "
+                "after the in-place change (e.g. v = y[0:2] once more), or clone() it first")
+    return (*[x._version for x in inputs], 0 if counter is None else counter[0])
 
 
 def _failure_message(fn, inputs, attrs, error):

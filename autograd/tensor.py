@@ -7,8 +7,6 @@ import operator
 
 import numpy as np
 
-from .grad_mode import _grad_enabled
-
 
 class Tensor:
     """A NumPy array that remembers how it was computed, so gradients can flow back through it."""
@@ -22,7 +20,14 @@ class Tensor:
     _hooks = None
     _retains_grad = False
     _tangent = None  # (dual level, ndarray) in forward mode: see forward_ad
-    _version = 0  # how many in-place changes this tensor's array has had
+    # In-place changes (see _version and autograd/ops/inplace.py): _vc, the version counter, a
+    # list shared by the tensors on one array, made on first need; _base, the tensor this one is
+    # a view of (PyTorch's x._base), and _view_version, its counter's value when the view was
+    # made; _history, one (version, previous grad_fn) per recorded in-place change.
+    _vc = None
+    _base = None
+    _view_version = 0
+    _history = None
 
     def __init__(self, data, requires_grad=False, dtype=None, name=None):
         if isinstance(data, Tensor):
@@ -221,8 +226,11 @@ class Tensor:
         return self
 
     def detach(self):
-        """The same values, cut off from the graph (shares memory, like PyTorch)."""
-        return Tensor._make(self.data, False, None)
+        """The same values, cut off from the graph (shares memory and the version counter, like
+        PyTorch)."""
+        detached = Tensor._make(self.data, False, None)
+        detached._vc = self._vc if self._vc is not None else self._new_counter()
+        return detached
 
     def detach_(self):
         """Cut this tensor off from the graph in place: it becomes a leaf that does not require
@@ -309,65 +317,141 @@ class Tensor:
             return _ops.Index.apply(_ops.Index.apply(self, key=first), key=then)
         return _ops.Index.apply(self, key=key)
 
-    # --- in place: x += y changes x itself, as in PyTorch (see _update_in_place) ----------------
+    # --- in place: x.add_(y), x += y, x[idx] = v change x's own array, as in PyTorch -----------
+    # (autograd/ops/inplace.py: what is recorded, what is refused, and the version counter's use)
+    def add_(self, other, alpha=1):
+        """``self += alpha * other`` in place; returns this tensor."""
+        return self._arithmetic_(np.add, "add_", other, alpha)
+
+    def sub_(self, other, alpha=1):
+        """``self -= alpha * other`` in place; returns this tensor."""
+        return self._arithmetic_(np.subtract, "sub_", other, alpha)
+
+    def mul_(self, other):
+        """``self *= other`` in place; returns this tensor."""
+        return self._arithmetic_(np.multiply, "mul_", other)
+
+    def div_(self, other):
+        """``self /= other`` in place; returns this tensor."""
+        return self._arithmetic_(np.true_divide, "div_", other)
+
     def __iadd__(self, other):
-        return self._update_in_place(np.add, "+=", other)
+        return self._arithmetic_(np.add, "x += y", other)
 
     def __isub__(self, other):
-        return self._update_in_place(np.subtract, "-=", other)
+        return self._arithmetic_(np.subtract, "x -= y", other)
 
     def __imul__(self, other):
-        return self._update_in_place(np.multiply, "*=", other)
+        return self._arithmetic_(np.multiply, "x *= y", other)
 
     def __itruediv__(self, other):
-        return self._update_in_place(np.true_divide, "/=", other)
+        return self._arithmetic_(np.true_divide, "x /= y", other)
+
+    def _arithmetic_(self, ufunc, name, other, alpha=1):
+        """``self = self <ufunc> alpha * other`` in place: the ufunc writes straight into the
+        array where nothing is recorded (an optimizer step), the recorded op otherwise."""
+        if alpha != 1:
+            other = other * alpha
+        operator_ = _NUMPY_OPERATORS[ufunc]
+        return _ops.inplace.change(
+            self, name, lambda old: operator_(old, other), (other,),
+            lambda array: ufunc(array, _raw(other), out=array, casting="same_kind"))
+
+    def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's keyword names
+        """Limit the elements to [min, max] in place (``clamp`` in place); returns this tensor."""
+        return _ops.inplace.change(self, "clamp_", lambda old: old.clamp(min, max), (min, max))
+
+    def exp_(self):
+        """``exp`` in place (its backward needs the result: see autograd/ops/inplace.py)."""
+        return _ops.inplace.change(self, "exp_", lambda old: old.exp())
+
+    def relu_(self):
+        """``relu`` in place; returns this tensor."""
+        return _ops.inplace.change(self, "relu_", lambda old: old.relu())
+
+    def sigmoid_(self):
+        """``sigmoid`` in place; returns this tensor."""
+        return _ops.inplace.change(self, "sigmoid_", lambda old: old.sigmoid())
+
+    def tanh_(self):
+        """``tanh`` in place; returns this tensor."""
+        return _ops.inplace.change(self, "tanh_", lambda old: old.tanh())
 
     def zero_(self):
         """Set every element to 0 in place and return this tensor (``p.grad.zero_()``)."""
         return self.fill_(0)
 
-    def _update_in_place(self, ufunc, symbol, other):
-        """``self = self <op> other`` written into this tensor's own array, so every name, view
-        and ``.grad`` that shares it sees the change (PyTorch's rule; NumPy's too). Allowed where
-        nothing is recorded: under ``no_grad()`` (an optimizer step ``p -= lr * p.grad``) or on a
-        tensor that does not require grad. The result keeps this tensor's dtype and shape."""
-        self._check_in_place(symbol)
-        value = _raw(other)
-        try:
-            ufunc(self.data, value, out=self.data, casting="same_kind")
-        except TypeError:
-            raise TypeError(
-                f"x {symbol} y: the result has dtype {np.result_type(self.data, value)}, which "
-                f"cannot be stored in x's dtype {self.dtype} (PyTorch refuses it too); write "
-                f"x = x {symbol[0]} y for a new tensor, or cast y first") from None
-        except ValueError as error:
-            if "read-only" in str(error):
-                raise ValueError(
-                    f"x {symbol} y: x shares its memory with a read-only array (a broadcast or "
-                    "expanded view, or a freed stand-in), so it cannot change in place; write "
-                    f"x = x {symbol[0]} y, or take a copy first with x = x.clone()") from None
-            raise ValueError(
-                f"x {symbol} y: y of shape {np.shape(value)} does not broadcast to x's shape "
-                f"{self.shape}, and an in-place result keeps x's shape; write x = x {symbol[0]} y "
-                "for a result of the broadcast shape") from None
-        self._version += 1
-        return self
+    def fill_(self, value):
+        """Set every element to ``value`` (a number or a 0-d tensor) in place; returns this
+        tensor."""
+        if isinstance(value, Tensor) and value.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.ndim} dimensions (PyTorch's rule); use copy_(src) to "
+                               "write a tensor of values")
+        return _ops.inplace.change(self, "fill_", lambda old: _ops.Copy.apply(old, value),
+                                   (value,), lambda array: array.fill(_raw(value)))
 
-    def _check_in_place(self, what):
-        """PyTorch's rule for in-place changes while recording: refused on a leaf that requires
-        grad (its gradient would describe values it no longer holds) and, here, on a tensor an
-        op computed (the graph keeps the old value; write a new tensor instead)."""
-        if not (self.requires_grad and _grad_enabled.get()):
-            return
-        if self.grad_fn is None:
-            raise RuntimeError(
-                f"{what}: a leaf tensor that requires grad cannot be changed in place while "
-                "gradients are recorded (PyTorch's rule). For an update step, wrap it in `with "
-                "autograd.no_grad():`; to compute a new value, write x = x + y instead")
-        raise RuntimeError(
-            f"{what}: this tensor was computed by {self.grad_fn.name}, and this engine does not "
-            "change a computed tensor in place while recording (its graph needs the old value); "
-            "write x = x + y for a new tensor, or detach() it first")
+    def copy_(self, src):
+        """Write ``src`` (broadcast to this tensor's shape, cast to its dtype) into this tensor;
+        returns it. ``src`` gets the gradient, as in PyTorch."""
+        return _ops.inplace.change(
+            self, "copy_", lambda old: _ops.Copy.apply(old, src), (src,),
+            lambda array: np.copyto(array, _raw(src), casting="unsafe"))
+
+    def masked_fill_(self, mask, value):
+        """``masked_fill`` in place: ``value`` wherever ``mask`` is True; returns this tensor."""
+        return _ops.inplace.change(self, "masked_fill_",
+                                   lambda old: old.masked_fill(mask, value), (value,))
+
+    def index_add_(self, dim, index, source, alpha=1):
+        """``self[..., index[i], ...] += alpha * source[..., i, ...]`` along ``dim``, repeats
+        adding up (torch.Tensor.index_add_); returns this tensor."""
+        return _ops.inplace.index_add(self, dim, index, source, alpha)
+
+    def scatter_(self, dim, index, src=None, value=None, reduce=None):
+        """``self[i][index[i][j]] = src[i][j]`` (for dim 1), or a number ``value`` there
+        (torch.Tensor.scatter_); ``reduce="add"`` or ``"multiply"`` combines instead of
+        writing. Returns this tensor."""
+        return _ops.inplace.scatter(self, dim, index, src if value is None else value, reduce)
+
+    def uniform_(self, a=0.0, b=1.0):
+        """Fill with samples uniform in [a, b) from the engine's generator (``manual_seed``)."""
+        return _ops.inplace.random_fill(self, "uniform_",
+                                        lambda rng: a + (b - a) * rng.random(self.shape))
+
+    def normal_(self, mean=0.0, std=1.0):
+        """Fill with samples of N(mean, std²) from the engine's generator (``manual_seed``)."""
+        return _ops.inplace.random_fill(
+            self, "normal_", lambda rng: mean + std * rng.standard_normal(self.shape))
+
+    def __setitem__(self, key, value):
+        """``x[key] = value`` in place; recorded (``value`` gets its gradient) as PyTorch does."""
+        _ops.inplace.set_item(self, _index_key(key), value)
+
+    # --- the version counter: how many in-place changes this storage has had ---------------------
+    @property
+    def _version(self):
+        """How many in-place changes this tensor's array has had (PyTorch's ``x._version``),
+        counted once for all the tensors that share it (views, ``detach()``)."""
+        counter = self._vc
+        return 0 if counter is None else counter[0]
+
+    def _new_counter(self):
+        """This tensor's version counter, made on first need (an in-place change or a view): a
+        one-element list that views share; the Function that made the tensor holds it too, so
+        a backward through that Function can tell whether the values it saved changed."""
+        counter = self._vc = [0]
+        if self.grad_fn is not None:
+            self.grad_fn._vc = counter
+        return counter
+
+    def _bump_version(self):
+        """Count one in-place change and return the new version."""
+        counter = self._vc
+        if counter is None:
+            counter = self._new_counter()
+        counter[0] += 1
+        return counter[0]
 
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         """NumPy meets a Tensor: ``array -= tensor`` (``p.data -= lr * p.grad``) writes into the
@@ -469,12 +553,6 @@ class Tensor:
         recorded. ``fill_`` changes this tensor in place."""
         return _constant(np.full(self.shape, value, dtype=self.dtype))
 
-    def fill_(self, value):
-        """Set every element to ``value`` in place (not recorded) and return this tensor."""
-        self._check_in_place("fill_")
-        self.data.fill(value)
-        self._version += 1
-        return self
 
 
 class Size(int):

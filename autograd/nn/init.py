@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .. import creation
+from ..grad_mode import no_grad
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "constant_", "kaiming_normal_", "kaiming_uniform_", "normal_",
@@ -37,32 +37,29 @@ def calculate_gain(nonlinearity, param=None):
                      f"{', '.join(_LINEAR)}, tanh, relu, leaky_relu, selu")
 
 
-def _fill(tensor, values):
-    tensor.data[...] = values
-    return tensor
-
-
 def uniform_(tensor, a=0.0, b=1.0):
     """Fill with samples uniform in [a, b)."""
-    unit = creation._rng().random(tensor.shape)
-    return _fill(tensor, a + (b - a) * unit)
+    with no_grad():
+        return tensor.uniform_(a, b)
 
 
 def normal_(tensor, mean=0.0, std=1.0):
     """Fill with samples from a normal distribution N(mean, std²)."""
-    return _fill(tensor, mean + std * creation._rng().standard_normal(tensor.shape))
+    with no_grad():
+        return tensor.normal_(mean, std)
 
 
 def constant_(tensor, val):
-    return _fill(tensor, val)
+    with no_grad():
+        return tensor.fill_(val)
 
 
 def zeros_(tensor):
-    return _fill(tensor, 0)
+    return constant_(tensor, 0)
 
 
 def ones_(tensor):
-    return _fill(tensor, 1)
+    return constant_(tensor, 1)
 
 
 def _fans(tensor):

@@ -1,8 +1,9 @@
 """Optimizers with PyTorch's update formulas, parameter groups and state_dict (SGD, Adam,
 AdamW, RMSprop, Adagrad), and learning-rate schedules in ``optim.lr_scheduler``.
 
-Updates change each parameter's ``.data`` in place under ``no_grad``, so stepping never builds a
-graph. Parameters whose ``.grad`` is None are skipped. All state lives on the optimizer instance.
+Updates change each parameter with the in-place ops (``p.sub_(...)``) under ``no_grad``, so
+stepping never builds a graph. Parameters whose ``.grad`` is None are skipped. All state lives
+on the optimizer instance.
 """
 
 from . import lr_scheduler

@@ -50,12 +50,11 @@ class Adam(Optimizer):
                 state["max_exp_avg_sq"] = np.zeros_like(p.data)
         state["step"] += 1
         step = state["step"]
-        data = p.data
         if decay:
             if self.decoupled:
-                data *= 1 - lr * decay
+                p.mul_(1 - lr * decay)
             else:
-                grad = grad + decay * data
+                grad = grad + decay * p.data
         m, v = state["exp_avg"], state["exp_avg_sq"]
         lerp_(m, grad, 1 - beta1)
         v *= beta2
@@ -66,7 +65,7 @@ class Adam(Optimizer):
             np.maximum(state["max_exp_avg_sq"], v, out=state["max_exp_avg_sq"])
             v = state["max_exp_avg_sq"]
         denom = np.sqrt(v) / correction2_sqrt + group["eps"]
-        data -= step_size * (m / denom)
+        p.sub_(step_size * (m / denom))
 
 
 class AdamW(Adam):

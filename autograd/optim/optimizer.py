@@ -6,8 +6,9 @@ group does not give come from the optimizer's arguments. ``optimizer.param_group
 of dicts, which schedulers and users edit (``group["lr"] = ...``); ``optimizer.state[p]`` holds
 each parameter's buffers (NumPy arrays) and step count.
 
-Updates change each parameter's ``.data`` in place under ``no_grad``, so stepping never builds a
-graph. Parameters whose ``.grad`` is None are skipped.
+Updates change each parameter with the in-place ops (``p.sub_(...)``) under ``no_grad``, so
+stepping never builds a graph and bumps each parameter's version, as PyTorch's do. Parameters
+whose ``.grad`` is None are skipped.
 """
 
 import numpy as np
@@ -91,7 +92,7 @@ class Optimizer:
             if set_to_none or p.grad is None:
                 p.grad = None
             else:
-                p.grad.data[...] = 0
+                p.grad.zero_()
 
     def step(self, closure=None):
         """Update every parameter that has a gradient; ``closure`` (re-evaluating the model

@@ -30,9 +30,9 @@ class RMSprop(Optimizer):
             if group["centered"]:
                 state["grad_avg"] = np.zeros_like(p.data)
         state["step"] += 1
-        data, alpha = p.data, group["alpha"]
+        alpha = group["alpha"]
         if group["weight_decay"]:
-            grad = grad + group["weight_decay"] * data
+            grad = grad + group["weight_decay"] * p.data
         square_avg = state["square_avg"]
         square_avg *= alpha
         square_avg += (1 - alpha) * (grad * grad)
@@ -47,9 +47,9 @@ class RMSprop(Optimizer):
             buf = state["momentum_buffer"]
             buf *= group["momentum"]
             buf += grad / avg
-            data -= group["lr"] * buf
+            p.sub_(group["lr"] * buf)
         else:
-            data -= group["lr"] * (grad / avg)
+            p.sub_(group["lr"] * (grad / avg))
 
 
 class Adagrad(Optimizer):
@@ -74,9 +74,8 @@ class Adagrad(Optimizer):
             state["step"] = 0
             state["sum"] = np.full_like(p.data, group["initial_accumulator_value"])
         state["step"] += 1
-        data = p.data
         if group["weight_decay"]:
-            grad = grad + group["weight_decay"] * data
+            grad = grad + group["weight_decay"] * p.data
         clr = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
         state["sum"] += grad * grad
-        data -= clr * (grad / (np.sqrt(state["sum"]) + group["eps"]))
+        p.sub_(clr * (grad / (np.sqrt(state["sum"]) + group["eps"])))

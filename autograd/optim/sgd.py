@@ -38,8 +38,7 @@ class SGD(Optimizer):
                 buf *= momentum
                 buf += grad if group["dampening"] == 0 else (1 - group["dampening"]) * grad
             grad = grad + momentum * buf if group["nesterov"] else buf
-        data = p.data
-        data -= self._scaled(p, grad, group["lr"])
+        p.sub_(self._scaled(p, grad, group["lr"]))
 
     def _scaled(self, p, grad, lr):
         """``lr * grad`` in a buffer kept per parameter (not part of the state_dict): no fresh

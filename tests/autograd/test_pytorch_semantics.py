@@ -75,7 +75,7 @@ def test_in_place_on_a_leaf_that_requires_grad_raises_outside_no_grad():
     x, tx = both([1.0, 2.0])
     with pytest.raises(RuntimeError, match="leaf"):
         tx += 1
-    with pytest.raises(RuntimeError, match=r"leaf tensor that requires grad.*no_grad\(\)"):
+    with pytest.raises(RuntimeError, match=r"leaf Variable that requires grad.*no_grad\(\)"):
         x += 1
     same(x, tx)
 

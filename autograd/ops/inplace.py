@@ -1,0 +1,258 @@
+"""In-place changes (``x.add_(y)``, ``x[idx] = v``, ``x.exp_()``, …), as PyTorch makes them.
+
+Every in-place method of Tensor comes here. Where nothing is recorded (under ``no_grad()``, or
+when no operand requires grad) the new values are written into the tensor's own array and its
+version goes up by one. Where something is recorded, the new value is computed by the ordinary
+op (so its derivative is the op's own), written into the tensor's array, and the tensor takes
+that op as its ``grad_fn`` (PyTorch's history rebase): earlier uses of the tensor keep the
+history of its old value (see ``engine``), and a backward that needs a value changed since it
+was saved raises PyTorch's error. Refused, as in PyTorch: a leaf that requires grad, and a view
+of one; refused here (PyTorch records it with CopySlices): any other view of a tensor in the
+graph, for which ``base[idx] = value`` is the recorded spelling.
+"""
+
+import weakref
+
+import numpy as np
+
+from ..function import Function, _saves
+from ..grad_mode import _grad_enabled
+from ..tensor import Tensor, _raw
+from . import array_or_tensor
+from .indexing import _index_array, _places
+
+
+class Copy(Function):
+    """``x.copy_(src)`` as a new tensor: src broadcast to x's shape, in x's dtype. The old
+    values are overwritten, so they get no gradient; src's is the gradient, summed back over the
+    broadcast axes and cast to src's dtype."""
+
+    __slots__ = ("dtype",)
+    backward_runs_on_arrays = True
+
+    def forward(self, a, src):
+        self.dtype = src.dtype
+        return np.broadcast_to(src, a.shape).astype(a.dtype)
+
+    def backward(self, grad):
+        if grad.dtype == self.dtype:
+            return None, grad
+        return None, (grad.to(self.dtype) if isinstance(grad, Tensor) else
+                      grad.astype(self.dtype))
+
+    def hint(self, inputs):
+        return (f"copy_ writes src into x, so src's shape {inputs[1].shape} must broadcast to "
+                f"x's shape {inputs[0].shape}")
+
+    def jvp(self, tangent_a, tangent_src):
+        return np.array(tangent_src)  # the engine broadcasts it to the output's shape
+
+
+class IndexPut(Function):
+    """``x[key] = value`` as a new tensor: x with value written at key. The overwritten places
+    get no gradient from x; value gets the gradient of the places it went to."""
+
+    __slots__ = ("key", "kept")
+    backward_runs_on_arrays = True
+
+    def forward(self, a, value, key):
+        self.key = key
+        out = a.copy()
+        out[key] = value
+        self.kept = np.ones(a.shape, dtype=a.dtype)
+        self.kept[key] = 0
+        return out
+
+    def backward(self, grad):
+        need_a, need_value = self.needs_input_grad
+        return (grad * self.kept if need_a else None, grad[self.key] if need_value else None)
+
+    def hint(self, inputs, key):
+        return (f"x[key] = value: value of shape {inputs[1].shape} must broadcast to the shape "
+                f"of x[key] (x has shape {inputs[0].shape})")
+
+    def jvp(self, tangent_a, tangent_value):
+        out = np.array(tangent_a, copy=True)
+        out[self.key] = tangent_value
+        return out
+
+
+def change(tensor, name, make, operands=(), write=None):
+    """Change ``tensor`` in place to ``make(tensor)`` (a new Tensor of its shape, computed by
+    ordinary ops) and return it; ``write(array)``, if given, does the same directly on the array
+    where nothing is recorded (a ufunc with ``out=``: no temporary). ``name`` names the change
+    in errors (``"add_"``, ``"x[...] = value"``)."""
+    recording = _grad_enabled.get() and (
+        tensor.requires_grad or any(getattr(x, "requires_grad", False) for x in operands))
+    if not recording:
+        if write is not None:
+            _guarded(tensor, name, lambda: write(tensor.data))
+        else:
+            _store(tensor, name, make(tensor).data)
+        tensor._bump_version()
+        return tensor
+    _refuse_unrecordable(tensor, name)
+    old = Tensor._make(tensor.data, tensor.requires_grad, tensor.grad_fn)
+    new = make(old)
+    if new.shape != tensor.shape:
+        raise _shape_error(tensor, name, new.shape)
+    if new.dtype != tensor.dtype:
+        if not np.can_cast(new.dtype, tensor.dtype, casting="same_kind"):
+            raise _dtype_error(tensor, name, f"they have dtype {new.dtype}")
+        new = new.to(tensor.dtype)
+    _rebase(tensor, old, new, name)
+    return tensor
+
+
+def _rebase(tensor, old, new, name):
+    """Write ``new``'s values into ``tensor``'s array and give ``tensor`` new's history."""
+    fn = new.grad_fn
+    array = tensor.data
+    if fn._saved and _saves(fn, array):  # the op needs the old values: keep them aside
+        old.data = array.copy()
+        fn._set_saved_values([old.data if v is array else v for v in fn._saved_values()])
+    _store(tensor, name, new.data)
+    if fn._saved and _saves(fn, new.data):  # the op saved its result: that is tensor's array now
+        fn._set_saved_values([array if v is new.data else v for v in fn._saved_values()])
+    fn._output_id = id(array)
+    previous = tensor.grad_fn
+    if previous is not None:
+        previous._output = weakref.ref(old)  # the old value's Tensor, for drawings and hooks
+    version = tensor._bump_version()
+    tensor._history = [*(tensor._history or ()), (version, previous)]
+    tensor.grad_fn = fn
+    tensor.requires_grad = True
+    fn._vc = tensor._vc
+    fn._sv = (*(fn._sv or (0,) * (len(fn._edges()) + 1))[:-1], version)
+
+
+def _refuse_unrecordable(tensor, name):
+    """PyTorch's refusals: a leaf that requires grad, a view of one; and here, any view."""
+    if tensor.grad_fn is None and tensor.requires_grad:
+        raise RuntimeError(
+            f"{name}: a leaf Variable that requires grad is being used in an in-place operation. "
+            "Its gradient would describe values it no longer holds: for an update step, wrap it "
+            "in `with autograd.no_grad():`; to compute a new value, write x = x.add(y) (not "
+            "x.add_(y)) or x = x + y")
+    base = tensor._base
+    if base is None:
+        return
+    if base.grad_fn is None and base.requires_grad:
+        raise RuntimeError(
+            f"{name}: a view of a leaf Variable that requires grad is being used in an in-place "
+            "operation. Change the leaf under `with autograd.no_grad():`, or compute a new "
+            "tensor (v = v.add(y)) instead")
+    raise RuntimeError(
+        f"{name}: this tensor is a view (made by "
+        f"{tensor.grad_fn.name if tensor.grad_fn is not None else 'indexing or reshaping'}) of "
+        "another tensor, and this engine does not record in-place changes through a view "
+        "(PyTorch's CopySlices). Write into the base tensor instead (base[idx] = new values is "
+        "recorded), or change a copy: v = v.clone() first, or v = v.add(y) for a new tensor")
+
+
+def _store(tensor, name, values):
+    """Copy ``values`` into ``tensor``'s array, in its dtype (PyTorch's same-kind rule)."""
+    if np.shape(values) != tensor.shape:
+        raise _shape_error(tensor, name, np.shape(values))
+    _guarded(tensor, name, lambda: np.copyto(tensor.data, values, casting="same_kind"))
+
+
+def _guarded(tensor, name, action):
+    """Run ``action`` (a write into ``tensor``'s array), turning NumPy's errors into advice."""
+    try:
+        action()
+    except TypeError as error:
+        raise _dtype_error(tensor, name, f"NumPy: {error}") from None
+    except ValueError as error:
+        if "read-only" in str(error):
+            raise ValueError(
+                f"{name}: this tensor shares its memory with a read-only array (a broadcast or "
+                "expanded view, or a freed stand-in), so it cannot change in place; compute a "
+                "new tensor (x = x + y), or take a copy first with x = x.clone()") from None
+        if "broadcast" in str(error):
+            raise _shape_error(tensor, name, None) from None
+        raise
+
+
+def _dtype_error(tensor, name, detail):
+    return TypeError(
+        f"{name}: the new values cannot be stored in this tensor's dtype {tensor.dtype} "
+        f"({detail}; PyTorch refuses it too); compute a new tensor instead (x = x + y), or cast "
+        "the other operand first")
+
+
+def _shape_error(tensor, name, shape):
+    got = "" if shape is None else f" has shape {shape}, which"
+    return ValueError(
+        f"{name}: the result{got} does not fit this tensor's shape {tensor.shape}, and an "
+        "in-place change keeps the tensor's shape (PyTorch's rule); compute a new tensor (x = "
+        "x + y) for the broadcast shape")
+
+
+def set_item(tensor, key, value):
+    """``tensor[key] = value``: recorded as IndexPut, so value (if it requires grad) gets the
+    gradient of the places it filled."""
+    raw = _raw(value)
+
+    def write(array):
+        array[key] = raw
+
+    return change(tensor, "x[...] = value", lambda old: IndexPut.apply(old, value, key=key),
+                  (value,), write)
+
+
+def random_fill(tensor, name, draw):
+    """uniform_ and normal_: ``draw(rng)`` from the engine's generator (``manual_seed``) as new
+    values; recorded like copy_ of a constant (no gradient to the old values)."""
+    from ..creation import _rng
+
+    values = np.asarray(draw(_rng()), dtype=tensor.dtype)
+    return change(tensor, name, lambda old: Copy.apply(old, values), (),
+                  lambda array: np.copyto(array, values))
+
+
+def index_add(tensor, dim, index, source, alpha):
+    """``tensor.index_add_(dim, index, source, alpha)``: source's slices added at ``index``
+    along ``dim`` (IndexAdd, which adds repeats up), recorded as an addition."""
+    index = _index_array(index, "index_add_")
+    if index.ndim > 1:
+        raise IndexError(f"index_add_: the index must be a vector (0-d or 1-d), got shape "
+                         f"{index.shape}")
+    key = (slice(None),) * _axis(dim, tensor.ndim, "index_add_") + (index.reshape(-1),)
+    scaled = source if alpha == 1 else source * alpha
+    return change(tensor, "index_add_",
+                  lambda old: old + array_or_tensor.index_add(scaled, key, tensor.shape),
+                  (scaled,))
+
+
+def scatter(tensor, dim, index, src, reduce):
+    """``tensor.scatter_(dim, index, src, reduce=None)``: src's elements (or the number src)
+    written, added or multiplied at the places ``index`` names along ``dim``."""
+    if reduce not in (None, "add", "multiply"):
+        raise ValueError(f"scatter_: reduce must be None, 'add' or 'multiply', got {reduce!r}")
+    key = _places(tensor.shape, dim, index, "scatter_")
+    index = _index_array(index, "scatter_")
+    used = tuple(slice(0, n) for n in index.shape)
+    values = src[used] if isinstance(src, (Tensor, np.ndarray)) else src
+    if reduce == "multiply":
+        if _grad_enabled.get() and (tensor.requires_grad or getattr(src, "requires_grad", False)):
+            raise RuntimeError("scatter_ with reduce='multiply' is not recorded for backward "
+                               "(PyTorch deprecates it); call it under no_grad(), or build the "
+                               "factors with scatter_ into ones and multiply: x = x * factors")
+        return change(tensor, "scatter_", None, (), lambda array: np.multiply.at(
+            array, key, _raw(values)))
+    if reduce == "add":
+        return change(tensor, "scatter_", lambda old: old + array_or_tensor.index_add(
+            values if isinstance(values, Tensor) else np.broadcast_to(
+                np.asarray(values, dtype=tensor.dtype), index.shape), key, tensor.shape),
+            (values,))
+    return change(tensor, "scatter_", lambda old: IndexPut.apply(old, values, key=key),
+                  (values,))
+
+
+def _axis(dim, ndim, name):
+    try:
+        return int(np.lib.array_utils.normalize_axis_index(dim, ndim))
+    except np.exceptions.AxisError:
+        raise np.exceptions.AxisError(f"{name}: dim {dim} is out of range for a tensor of "
+                                      f"{ndim} dimensions") from None
