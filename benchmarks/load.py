@@ -72,6 +72,7 @@ from _timing import print_table  # noqa: E402
 from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
+from pages.ui.admission import SESSIONS_ENV  # noqa: E402
 from playground import parse, presets, share  # noqa: E402
 
 MAX_STUDENTS = 200
@@ -103,6 +104,11 @@ def write_baseline_app(folder: Path) -> Path:
 
 
 # --- the server -----------------------------------------------------------------------------
+
+ONE_ADDRESS = {SESSIONS_ENV: "1000"}
+"""Every simulated student connects from this machine's loopback address: as a class behind one
+school router, the server is told to let one address hold that many sessions (the shipped
+limit, playground.limits.MAX_SESSIONS_PER_ADDRESS, is for addresses of one person or a few)."""
 
 
 def _free_port() -> int:
@@ -136,7 +142,8 @@ class Server:
         command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port",
                    str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
                    *extra_args]
-        env = {**os.environ, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(env or {})}
+        env = {**os.environ, **ONE_ADDRESS, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+               **(env or {})}
         self.log = open(log or os.devnull, "a")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(command, cwd=script.parent, env=env, stdout=self.log,
                                         stderr=subprocess.STDOUT, start_new_session=True)
@@ -177,7 +184,7 @@ class Server:
         """Peak resident memory of the measured processes together (VmHWM), in MiB."""
         total = 0
         for pid in self.measured():
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, AttributeError):  # gone, or a zombie (no VmHWM)
                 status = Path(f"/proc/{pid}/status").read_text()
                 total += int(re.search(r"VmHWM:\s+(\d+)", status).group(1))
         return total / 1024
@@ -204,7 +211,7 @@ class Replicas(Server):
         port = _free_port()
         base = random.randrange(20_000, 30_000)
         self.run = Path(tempfile.mkdtemp(prefix="load-replicas-"))
-        env = {**os.environ, "RUN_DIR": str(self.run), "BASE_PORT": str(base),
+        env = {**os.environ, **ONE_ADDRESS, "RUN_DIR": str(self.run), "BASE_PORT": str(base),
                "PYTHON": sys.executable, "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
                **(env or {})}
         self.url = f"http://127.0.0.1:{port}"
@@ -241,8 +248,10 @@ class Outcome:
 class Session:
     """One browser tab's websocket: sends reruns, reads ForwardMsgs until the script finishes."""
 
-    def __init__(self, url: str, outcome: Outcome) -> None:
+    def __init__(self, url: str, outcome: Outcome, headers: dict[str, str] | None = None) -> None:
+        """`headers` go with the websocket's opening request (an X-Forwarded-For, say)."""
         self.base = url
+        self.headers = dict(headers or {})
         self.outcome = outcome
         # As a browser keeps the cookie nginx's first answer set (deploy/): one replica a tab.
         self.cookie = f"playground_replica={random.getrandbits(64):016x}"
@@ -252,6 +261,7 @@ class Session:
         self.query = ""
         self.page_hash = ""
         self.drawings: list[str] = []
+        self.alerts: list[str] = []  # the texts of the last run's warnings, errors and notes
         self.timer: tuple[float, str] | None = None  # (seconds, fragment id) of a run_every
 
     async def connect(self) -> None:
@@ -260,7 +270,8 @@ class Session:
         self.ws = await websockets.connect(stream, subprotocols=["streamlit"],
                                            origin=f"http://{parts.netloc}", max_size=2**26,
                                            compression=None, open_timeout=60,
-                                           additional_headers={"Cookie": self.cookie})
+                                           additional_headers={"Cookie": self.cookie,
+                                                               **self.headers})
 
     async def rerun(self, page: str | None = None, widgets: list | None = None,
                     fragment: str | None = None) -> float | None:
@@ -268,6 +279,12 @@ class Session:
         run_every timer does in a browser) and wait for its end.
 
         Returns when the drawing arrived (a `time.perf_counter()`), if it did."""
+        await self.send_rerun(page, widgets, fragment)
+        return await self.finished()
+
+    async def send_rerun(self, page: str | None = None, widgets: list | None = None,
+                         fragment: str | None = None) -> None:
+        """Send the rerun request `rerun` sends, without waiting for anything."""
         msg = BackMsg()
         state = msg.rerun_script
         state.query_string = self.query
@@ -282,7 +299,11 @@ class Session:
         for widget in widgets or ():
             state.widget_states.widgets.append(widget)
         await self.ws.send(msg.SerializeToString())
-        self.drawings = []
+
+    async def finished(self) -> float | None:
+        """Read ForwardMsgs until a run finishes (not one cut short by a newer rerun); returns
+        when the drawing arrived (a `time.perf_counter()`), if it did."""
+        self.drawings, self.alerts = [], []
         drawn = None
         while True:
             data = await self.ws.recv()
@@ -314,6 +335,8 @@ class Session:
             self.outcome.errors.append(element.exception.message[:200])
             return None
         proto = getattr(element, kind, None)
+        if kind == "alert":
+            self.alerts.append(proto.body)
         widget_id = getattr(proto, "id", "")
         if widget_id and "-" in widget_id:
             self.widgets[widget_id.rsplit("-", 1)[1]] = widget_id

@@ -31,6 +31,7 @@ from autograd.ops.linalg import Einsum
 
 from . import limits
 from .errors import SpecError
+from .interrupt import checkpoint
 from .registry import conv as _conv
 from .registry import indexing as _indexing
 from .registry import layers as _layers
@@ -383,6 +384,9 @@ class Deadline:
         self._end = time.monotonic() + seconds
 
     def check(self) -> None:
+        """Raise once the time is up; first, stop if the app says the work is no longer wanted
+        (``interrupt.checkpoint``)."""
+        checkpoint()
         if time.monotonic() > self._end:
             raise SpecError(
                 f"{self._what} took more than {self._seconds:g} s, the most one request may "

@@ -124,6 +124,11 @@ ROOMS_PER_CLIENT_PER_HOUR = 20
 ANSWERS_PER_STUDENT_PER_MINUTE = 30
 """Answers one student may send in a minute."""
 
+# The server (pages/ui/admission.py): one client among many.
+MAX_SESSIONS_PER_ADDRESS = 100
+"""Sessions (open tabs) one address may hold at once; the next gets a page saying so. A class
+behind one school router shares an address: $AUTOGRAD_PLAYGROUND_SESSIONS_PER_ADDRESS raises it."""
+
 # Messages (playground.errors).
 MAX_QUOTE_CHARS = 80
 """Characters of what a person typed that a message quotes (a name, a field, a value), the

@@ -22,6 +22,8 @@ from typing import TypeVar
 
 import numpy as np
 
+from .interrupt import checkpoint
+
 V = TypeVar("V")
 
 
@@ -39,7 +41,9 @@ class Memo:
     def get(self, key: Hashable, compute: Callable[[], V], size: Callable[[V], int] | None = None
             ) -> V:
         """The value kept for ``key``, else ``compute()`` (run once however many ask at once),
-        kept if it fits. ``size(value)`` is its size in bytes (``size_of`` by default)."""
+        kept if it fits. ``size(value)`` is its size in bytes (``size_of`` by default). Each call
+        is an ``interrupt.checkpoint``: a run nobody waits for stops here."""
+        checkpoint()
         with self._lock:
             if key in self._entries:
                 self._entries.move_to_end(key)

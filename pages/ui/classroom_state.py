@@ -23,7 +23,6 @@ from playground.classroom import (
     StudentPass,
     StudentView,
     TeacherPass,
-    codes,
     lesson,
 )
 
@@ -46,12 +45,6 @@ def classroom() -> Classroom:
     """The process's one Classroom (its engine's connection pool is shared by every session;
     the object keeps nothing else): the database is migrated when the first session opens it."""
     return Classroom.open()
-
-
-def client() -> str:
-    """This browser's address, for the rate limits (through deploy/serve.sh's nginx too)."""
-    headers = st.context.headers or {}
-    return codes.client_address(st.context.ip_address, headers.get("X-Forwarded-For"))
 
 
 def teacher() -> TeacherPass | None:

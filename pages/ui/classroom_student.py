@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.ui import cached, classroom_lessons, drawing, frame, keys
+from pages.ui import admission, cached, classroom_lessons, drawing, frame, keys
 from pages.ui import classroom_state as cs
 from pages.ui import session as state
 from playground import exercises, limits
@@ -68,7 +68,8 @@ def landing() -> None:
 def _join() -> None:
     try:
         joined = cs.classroom().join(st.session_state.get(JOIN_CODE),
-                                     st.session_state.get(NICKNAME) or None, cs.client())
+                                     st.session_state.get(NICKNAME) or None,
+                                     admission.client_address())
     except ClassroomError as err:
         cs.say("error", str(err))
         return
@@ -80,7 +81,7 @@ def _join() -> None:
 
 def _open() -> None:
     try:
-        room = cs.classroom().create_room(cs.client())
+        room = cs.classroom().create_room(admission.client_address())
     except ClassroomError as err:
         cs.say("error", str(err))
         return

@@ -25,7 +25,7 @@ import streamlit as st
 
 import playground
 from pages import ui
-from pages.ui import keys, notes, session, sidebar
+from pages.ui import admission, keys, notes, run_control, session, sidebar
 from playground import view
 from playground.collector import freeze_shared_objects
 from playground.view import Options
@@ -171,8 +171,12 @@ def page_config() -> None:
 
 
 def _draw() -> st.Page:
-    """Page config, navigation, state from the session or the URL, the sidebar, the notices."""
+    """Page config, the door (an address with too many tabs open gets a short page instead),
+    navigation, state from the session or the URL, the sidebar, the notices. From here on a
+    newer rerun or a closed tab stops the run's heavy work too (`run_control`)."""
     page_config()
+    admission.admit_or_stop()
+    run_control.install()
     chosen = navigation()
     session.ensure_state()
     session.sync_url()

@@ -18,6 +18,7 @@ PAGE_STYLE_FONT = STATE + "page_style_font"  # the Font size whose page styleshe
 SCROLL_TO = STATE + "scroll_to"  # the anchor (pages/ui/scroll.py) the next run scrolls to
 SCROLL_COUNT = STATE + "scroll_count"  # how many scrolls were asked for (the anchor's nonce)
 ENTRY_RERUN = STATE + "entry_rerun"  # a page file asked to rerun through the entry script
+ADMITTED = STATE + "admitted"  # this session counts among its address's open ones (admission)
 EXPR_DRAFT = STATE + "expr_draft"  # the expression editor's text, kept while other pages show
 EXPR_FOR = STATE + "expr_for"  # JSON of the graph the editor's text describes
 EDIT_TARGET = STATE + "edit_target"  # the node chosen on Build -> Edit a node

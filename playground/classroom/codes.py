@@ -9,6 +9,7 @@ one can try 2**256 of them.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import ipaddress
@@ -84,17 +85,29 @@ def normalise_nickname(text: object) -> str | None:
     return name
 
 
-def client_address(peer: object, forwarded_for: object) -> str:
+def client_address(peer: object, forwarded_for: object, trusted: str = "") -> str:
     """The address the rate limits count for a request: the peer's, or, when the peer is a proxy
-    on this machine (deploy/serve.sh's nginx), the last address it added to X-Forwarded-For
-    (the earlier ones are whatever the browser claimed)."""
-    peer_text = peer if isinstance(peer, str) and peer else "unknown"
+    we trust (on this machine, as deploy/serve.sh's nginx, or in `trusted`: addresses and
+    networks such as "10.0.0.0/8", comma-separated), the address that proxy added last to
+    X-Forwarded-For, and so on through trusted proxies from the right (the earlier entries are
+    whatever the browser claimed)."""
+    networks = []
+    for item in trusted.split(","):
+        with contextlib.suppress(ValueError):
+            networks.append(ipaddress.ip_network(item.strip(), strict=False))
+    address = peer if isinstance(peer, str) and peer else "unknown"
+    hops = forwarded_for.split(",") if isinstance(forwarded_for, str) else []
+    while hops and _is_trusted(address, networks):
+        hop = hops.pop().strip()[:64]
+        if not hop:
+            break
+        address = hop
+    return address
+
+
+def _is_trusted(address: str, networks: list) -> bool:
     try:
-        local = ipaddress.ip_address(peer_text).is_loopback
+        ip = ipaddress.ip_address(address)
     except ValueError:
-        local = False
-    if local and isinstance(forwarded_for, str) and forwarded_for.strip():
-        last = forwarded_for.split(",")[-1].strip()[:64]
-        if last:
-            return last
-    return peer_text
+        return False
+    return ip.is_loopback or any(ip in network for network in networks)
