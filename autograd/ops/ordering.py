@@ -251,3 +251,45 @@ class MedianOfAll(reduce._Extreme):
         best = flat[_lower_median_index(flat, 0)].reshape(self.kept)
         self.save_for_backward(a, best)
         return best.reshape(())
+
+
+@exposed("quantile")
+def quantile(x, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """The q-th quantiles along ``dim`` (of all elements when None), PyTorch's linear
+    interpolation: sorted values v, position p = q·(n − 1), result lerp(v[⌊p⌋], v[⌈p⌉], p − ⌊p⌋).
+    ``q`` is a number or a 1-d tensor of them, in [0, 1]; a tensor q gives a new first axis.
+    Built from sort, indexing and lerp, so the gradient goes to the two neighbours."""
+    from .elementwise import lerp
+
+    x = _as_tensor(x)
+    if interpolation != "linear":
+        raise ValueError(f"quantile() interpolation {interpolation!r}: only 'linear' (PyTorch's "
+                         "default) is implemented here")
+    qs = np.asarray(_data(q), dtype=x.dtype)
+    if qs.ndim > 1:
+        raise ValueError(f"quantile() q must be a number or a 1-d tensor, got shape {qs.shape}")
+    if qs.size and not ((qs >= 0) & (qs <= 1)).all():
+        raise ValueError(f"quantile() q must be in the range [0, 1] but got {qs.tolist()}: a "
+                         "quantile is a fraction (0.5 for the median), not a percentage")
+    shape = x.shape
+    if dim is None or x.ndim == 0:
+        if dim is not None:
+            _dim_index(dim, 0, "quantile")
+        x, axis = x.reshape(-1), 0
+    else:
+        axis = _dim_index(dim, x.ndim, "quantile")
+    if x.shape[axis] == 0:
+        raise ValueError(f"quantile() needs at least one element along dim {dim}, and the tensor "
+                         f"has shape {shape}")
+    values = sort(x, dim=axis).values
+    values = values.permute(*[i for i in range(values.ndim) if i != axis], axis)
+    position = np.atleast_1d(qs) * (values.shape[-1] - 1)
+    below, above = np.floor(position).astype(np.int64), np.ceil(position).astype(np.int64)
+    weight = (position - below).astype(x.dtype)
+    out = lerp(values[..., below], values[..., above], weight)  # (..., len(q))
+    if keepdim:
+        kept = (1,) * len(shape) if dim is None else tuple(
+            1 if i == axis else n for i, n in enumerate(shape))
+        out = out.reshape(*kept, out.shape[-1])
+    out = out.permute(out.ndim - 1, *range(out.ndim - 1))
+    return out if qs.ndim else out[0]

@@ -539,3 +539,142 @@ def _truth(name, test):
 
 all_ = _truth("all", np.all)
 any_ = _truth("any", np.any)
+
+
+class _Running(Function):
+    """A running reduction along ``axis`` (cumprod, logcumsumexp) whose derivative is the matrix
+    J[..., j, i] = ∂y_i/∂a_j along the last axis (0 for i < j), ``_jacobian``: O(n²) per slice,
+    written with ops that work on arrays and on Tensors, so the backward is differentiable."""
+
+    __slots__ = ("axis",)
+    backward_runs_on_arrays = True
+
+    def _last(self, x):
+        return x.swapaxes(self.axis, -1)
+
+    def backward(self, grad):
+        if self.axis is None:
+            return grad * self._jacobian(*self.saved_tensors)
+        jacobian = self._jacobian(*(self._last(x) for x in self.saved_tensors))
+        return self._last((jacobian * self._last(grad)[..., None, :]).sum(axis=-1))
+
+    def jvp(self, tangent):
+        if self.axis is None:
+            return tangent * self._jacobian(*self.saved_tensors)
+        jacobian = self._jacobian(*(self._last(x) for x in self.saved_tensors))
+        return self._last((jacobian * self._last(tangent)[..., :, None]).sum(axis=-2))
+
+
+def _on_or_above_diagonal(n):
+    return np.triu(np.ones((n, n), dtype=bool))
+
+
+@exposed("cumprod")
+class Cumprod(_Running):
+    """Running products along ``axis``: y_i = a_0·…·a_i. ∂y_i/∂a_j (j ≤ i) is the product of
+    a_0 … a_i without a_j: the running products of a with a_j replaced by 1. Exact with zeros, as
+    PyTorch's (dividing y by a_j would give 0/0 there)."""
+
+    __slots__ = ()
+
+    def forward(self, a, *, axis):
+        self.axis = _one_axis(axis, a.ndim, "cumprod")
+        self.save_for_backward(a)
+        return a.copy() if a.ndim == 0 else np.cumprod(a, axis=self.axis)
+
+    def _jacobian(self, a):
+        if self.axis is None:
+            return np.ones((), dtype=_data(a).dtype)
+        n = a.shape[-1]
+        rows = array_or_tensor.where(np.eye(n, dtype=bool), np.ones((), dtype=_data(a).dtype),
+                                     a[..., None, :])
+        products = rows.cumprod(-1) if isinstance(rows, Tensor) else np.cumprod(rows, axis=-1)
+        return array_or_tensor.where(_on_or_above_diagonal(n), products,
+                                     np.zeros((), dtype=_data(a).dtype))
+
+
+@exposed("logcumsumexp")
+class LogCumSumExp(_Running):
+    """Running log-sum-exp along ``axis``: y_i = log(e^a_0 + … + e^a_i), computed stably.
+    ∂y_i/∂a_j = e^(a_j − y_i) for j ≤ i: the softmax weight of a_j among a_0 … a_i."""
+
+    __slots__ = ()
+
+    def forward(self, a, *, axis):
+        self.axis = _one_axis(axis, a.ndim, "logcumsumexp")
+        out = a.copy() if a.ndim == 0 else np.logaddexp.accumulate(a, axis=self.axis)
+        self.save_for_backward(a, out)
+        return out
+
+    def _jacobian(self, a, out):
+        if self.axis is None:
+            return np.ones((), dtype=_data(a).dtype)
+        gaps = a[..., :, None] - out[..., None, :]
+        below = np.full((), -np.inf, dtype=_data(a).dtype)
+        return array_or_tensor.exp(array_or_tensor.where(
+            _on_or_above_diagonal(a.shape[-1]), gaps, below))
+
+
+def _as_tensor(x):
+    return x if isinstance(x, Tensor) else Tensor(x)
+
+
+@exposed("nansum")
+def nansum(x, axis=None, keepdims=False):
+    """The sum with NaN elements counted as 0 (and given gradient 0), as torch.nansum."""
+    from .elementwise import where
+
+    x = _as_tensor(x)
+    return Sum.apply(where(np.isnan(x.data), np.zeros((), dtype=x.dtype), x), axis=axis,
+                     keepdims=keepdims)
+
+
+@exposed("nanmean")
+def nanmean(x, axis=None, keepdims=False):
+    """The mean of the elements that are not NaN (NaN where all are), as torch.nanmean."""
+    x = _as_tensor(x)
+    count = (~np.isnan(x.data)).sum(axis=_axes(axis, x.ndim), keepdims=keepdims)
+    return nansum(x, axis, keepdims) / count.astype(x.dtype)
+
+
+@exposed("var_mean")
+def var_mean(x, axis=None, unbiased=None, keepdims=False, *, correction=None):
+    """PyTorch's pair (variance, mean) over the same axes (see ``var``)."""
+    x = _as_tensor(x)
+    return (Var.apply(x, axis=axis, unbiased=unbiased, keepdims=keepdims, correction=correction),
+            Mean.apply(x, axis=axis, keepdims=keepdims))
+
+
+@exposed("std_mean")
+def std_mean(x, axis=None, unbiased=None, keepdims=False, *, correction=None):
+    """PyTorch's pair (standard deviation, mean) over the same axes (see ``std``)."""
+    x = _as_tensor(x)
+    return (Std.apply(x, axis=axis, unbiased=unbiased, keepdims=keepdims, correction=correction),
+            Mean.apply(x, axis=axis, keepdims=keepdims))
+
+
+@exposed("diff")
+def diff(x, n=1, axis=-1, prepend=None, append=None):
+    """The n-th forward difference along ``axis`` (PyTorch's ``dim``), y_i = a_(i+1) − a_i applied
+    n times, after joining ``prepend`` and ``append`` to a along it (tensors with a's number of
+    dimensions, as torch.diff asks). Built from concatenation, slicing and subtraction."""
+    from .shape import concatenate
+
+    x = _as_tensor(x)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"diff: order n must be a whole number ≥ 0 but got {n!r}")
+    axis = _one_axis(axis, x.ndim, "diff")
+    if axis is None:
+        raise ValueError("diff needs a tensor with at least one dimension, got a 0-d tensor; "
+                         "make it one with x.reshape(1)")
+    parts = [_as_tensor(p) for p in (prepend, x, append) if p is not None]
+    for part in parts:
+        if part.ndim != x.ndim:
+            raise ValueError(f"diff expects prepend and append to have the input's number of "
+                             f"dimensions ({x.ndim}, shape {x.shape}), got shape {part.shape}; "
+                             "reshape them, e.g. p.reshape(1, -1) to prepend a row")
+    x = concatenate(parts, axis=axis) if len(parts) > 1 else x
+    before = (slice(None),) * axis
+    for _ in range(min(n, x.shape[axis] + 1)):  # each difference is one shorter, down to 0
+        x = x[(*before, slice(1, None))] - x[(*before, slice(None, -1))]
+    return x

@@ -197,11 +197,99 @@ ENTRIES += (
     ),
 )
 
+def _quantile(x, q=0.5, axis=None, keepdims=False):
+    """quantile with the registry's names (q a number here)."""
+    return ag.quantile(x, q, axis, keepdims)
+
+
+def _torch_quantile(x, a, n):
+    return (f"torch.quantile({x[0]}, {a['q']!r}, dim={a['axis']!r}, "
+            f"keepdim={a['keepdims']!r})")
+
+
+def _diff_shape(shapes, attrs):
+    shape = list(shapes[0])
+    (axis,) = normalize_axis_tuple((attrs.get("axis", -1),), len(shape))
+    shape[axis] = max(shape[axis] - attrs.get("n", 1), 0)
+    return tuple(shape)
+
+
+def _running(name, description, derivative, sentence):
+    """A running reduction along one axis, as cumsum: ``autograd.<name>(x, axis)``."""
+    return OpInfo(
+        name, 1, (Attr("axis", "dim", None, required=True),), description, derivative,
+        getattr(ag, name), f"{name}(x, axis=0)",
+        torch_code.code(lambda x, a, n: f"torch.{name}({x[0]}, dim={a['axis']})"),
+        sentence=sentence,
+    )
+
+
+ENTRIES += (
+    _running(
+        "cumprod", "Running products along an axis: y_i = x_0 · ... · x_i.",
+        r"\bar{x}_j = \textstyle\sum_{i \geq j} \bar{y}_i \prod_{k \leq i,\, k \neq j} x_k",
+        sentence=(
+            "Each element multiplies every running product from its place on, so it collects "
+            "their gradients times the other factors (exact with zeros)."
+        ),
+    ),
+    _running(
+        "logcumsumexp", "Running log-sum-exp along an axis: y_i = log(e^x_0 + ... + e^x_i).",
+        r"\bar{x}_j = \textstyle\sum_{i \geq j} \bar{y}_i\, e^{x_j - y_i}",
+        sentence=(
+            "Each running log-sum-exp passes its gradient back as a softmax over the elements "
+            "so far, most to the largest."
+        ),
+    ),
+    reduction(
+        "nansum", "Sum of the elements that are not NaN, over all axes or the given ones.",
+        r"\frac{\partial y}{\partial x_i} = \mathbb{1}[x_i \ne \mathrm{NaN}]", "torch.nansum",
+        sentence="Every number counts once, NaN not at all: numbers get the full gradient, NaN 0.",
+    ),
+    reduction(
+        "nanmean", "Mean of the elements that are not NaN, over all axes or the given ones.",
+        r"\frac{\partial y}{\partial x_i} = \frac{\mathbb{1}[x_i \ne \mathrm{NaN}]}{n}",
+        "torch.nanmean",
+        sentence=(
+            "Each of the n numbers counts 1/n (NaN not at all), so each gets the gradient "
+            "divided by n."
+        ),
+    ),
+    OpInfo(
+        "quantile", 1, (Attr("q", "float", 0.5), AXIS, KEEPDIMS),
+        "The q-th quantile (0.5: the median), linearly interpolated between sorted neighbours.",
+        r"\frac{\partial y}{\partial x_{(k)}} = 1 - w,\quad "
+        r"\frac{\partial y}{\partial x_{(k+1)}} = w,\quad k + w = q\,(n - 1)",
+        _quantile, "quantile(x, q=0.25)", torch_code.code(_torch_quantile),
+        sentence=(
+            "Only the two sorted neighbours of the quantile's position move it: they share the "
+            "gradient as 1 - w and w."
+        ),
+    ),
+    OpInfo(
+        "diff", 1, (Attr("n", "count", 1), Attr("axis", "dim", -1)),
+        "Differences of neighbours along an axis, y_i = x_(i+1) - x_i, taken n times.",
+        r"\bar{x}_j = \bar{y}_{j-1} - \bar{y}_j\quad (n = 1)",
+        lambda x, n=1, axis=-1: ag.diff(x, n, axis), "diff(x, n=1, axis=-1)",
+        torch_code.code(lambda x, a, n: f"torch.diff({x[0]}, n={a['n']}, dim={a['axis']})"),
+        sentence=(
+            "Each element enters two differences, once with + and once with -, so it gets the "
+            "difference of their gradients."
+        ),
+    ),
+)
+
 SHAPE_RULES = {
     "var": _reduced,
     "std": _reduced,
     "prod": _reduced,
     "norm": _reduced,
     "cumsum": _cumsum_shape,
+    "cumprod": _cumsum_shape,
+    "logcumsumexp": _cumsum_shape,
+    "nansum": _reduced,
+    "nanmean": _reduced,
+    "quantile": _reduced,
+    "diff": _diff_shape,
 }
 """Output shapes of this module's newer ops, for playground.budget."""

@@ -141,7 +141,7 @@ PIECEWISE_LINEAR = {
     "broadcast_to", "index", "stack", "concatenate", "sum", "mean", "max", "min", "maximum",
     "minimum", "clip", "where", "floor", "ceil", "trunc", "round", "clone",
     "cumsum", "flip", "roll", "repeat", "tile", "tril", "triu", "split", "chunk", "unbind",
-    "gather", "scatter_add", "masked_fill", "nll_loss",
+    "gather", "scatter_add", "masked_fill", "nll_loss", "nansum", "nanmean", "quantile", "diff",
     "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pad", "unfold", "fold",
 }
 """Ops whose first derivative does not depend on their inputs: their gradient is not connected to

@@ -12,6 +12,7 @@ W = np.array([1.5, 0.7, -0.9])
 S = np.array([[[0.5, -1.2], [2.0, 0.3]], [[0.8, -0.4], [1.5, 0.7]]])
 I_GATHER = np.array([[2.0, 0.0], [1.0, 1.0]])
 M = np.array([1.0, 0.0, 1.0])
+NAN = np.array([[0.5, np.nan, 2.0], [np.nan, -1.2, 0.3]])
 
 
 def _np_gather(a, index, axis):
@@ -52,6 +53,12 @@ CASES = {
     "scatter_add": ((X, I_GATHER, Y[:, :2]), {"axis": 1},
                     lambda a, i, s: _np_scatter_add(a, i, s, 1), (0, 2)),
     "masked_fill": ((X, M), {"value": -1.5}, lambda a, m: np.where(m == 1, -1.5, a), (0,)),
+    "cumprod": ((Z + X,), {"axis": 1}, lambda a: np.cumprod(a, axis=1), (0,)),
+    "logcumsumexp": ((X,), {"axis": 0}, lambda a: np.logaddexp.accumulate(a, axis=0), (0,)),
+    "nansum": ((NAN,), {"axis": 1}, lambda a: np.nansum(a, axis=1), (0,)),
+    "nanmean": ((NAN,), {"keepdims": True}, lambda a: np.nanmean(a, keepdims=True), (0,)),
+    "quantile": ((X,), {"q": 0.3, "axis": 1}, lambda a: np.quantile(a, 0.3, axis=1), (0,)),
+    "diff": ((X,), {"n": 2}, lambda a: np.diff(a, 2), (0,)),
 }
 
 TENSOR_OPS = """\
@@ -105,4 +112,20 @@ mf = masked_fill(A, mask, value=-1.5)
 L = sum(E * E) + sum(E2 * E2) + E3 + sum(E4) + sum(bm * bm) + do + sum(ou * ou) + sum(va * va) + sum(vc * vc) + sd + sd2 + sum(pr * pr) + sum(pc * pc) + pa + sum(pt) + n2 + sum(n1 * n1) + sum(ni * ni) + nm + sum(n3) + nh + sum(cs * cs) + sum(fl * A) + sum(fa * T) + sum(ro * B) + sum(rf * A) + sum(rp * rp) + sum(ti * ti) + sum(tl * tl) + sum(tu * tu) + sum(s0 * s0) + sum(s1 * s1) + sum(ch * ch) + sum(ub * ub) + sum(ga * ga) + sum(sc * sc) + sum(mf * mf)
 """  # noqa: E501
 
-PROGRAMS = {"tensor_ops": TENSOR_OPS}
+RUNNING_AND_NAN = """\
+A = [[1.0, -2.0, 0.5, 3.0], [0.3, 0.8, -1.1, 0.6]]
+Z = [[0.0, 2.0, 3.0, 1.5], [1.5, 0.0, 0.0, 4.0]]
+cp = cumprod(A, axis=1)
+cz = cumprod(Z, axis=1)
+lc = logcumsumexp(A, axis=0)
+ns = nansum(A * 2.0, axis=1)
+nm = nanmean(A, axis=(0, 1), keepdims=True)
+q1 = quantile(A, q=0.3)
+q2 = quantile(A, q=0.75, axis=1, keepdims=True)
+d1 = diff(A)
+d2 = diff(A, n=2, axis=1)
+d3 = diff(A, axis=0)
+L = sum(cp * cp) + sum(cz * cz) + sum(lc * lc) + sum(ns * ns) + sum(nm) + q1 + sum(q2 * q2) + sum(d1 * d1) + sum(d2 * d2) + sum(d3 * d3)
+"""  # noqa: E501
+
+PROGRAMS = {"tensor_ops": TENSOR_OPS, "running_and_nan": RUNNING_AND_NAN}
