@@ -58,3 +58,29 @@ def char_lstm(lib, vocab, width, hidden, layers=2):
             return self.head(self.lstm(self.tok(idx))[0])
 
     return LanguageModel()
+
+
+def small_unet(lib, channels=8):
+    """A convolutional autoencoder shaped like a U-Net: Conv2d, GroupNorm and SiLU at full size,
+    max-pool down, a ConvTranspose2d and a bilinear interpolate back up, the full-size features
+    joined back in (a skip connection), and a 1x1 convolution to one output channel."""
+    nn, F = lib.nn, lib.nn.functional
+
+    class UNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Sequential(nn.Conv2d(1, channels, 3, padding=1),
+                                     nn.GroupNorm(2, channels), nn.SiLU())
+            self.mid = nn.Sequential(nn.Conv2d(channels, 2 * channels, 3, padding=1),
+                                     nn.GroupNorm(4, 2 * channels), nn.SiLU())
+            self.up = nn.ConvTranspose2d(2 * channels, channels, 2, stride=2)
+            self.out = nn.Conv2d(2 * channels, 1, 1)
+
+        def forward(self, x):
+            skip = self.enc(x)
+            deep = self.mid(F.max_pool2d(skip, 2))
+            up = self.up(deep) + F.interpolate(deep[:, :channels], scale_factor=2,
+                                               mode="bilinear")
+            return self.out(lib.cat([up, skip], 1))
+
+    return UNet()

@@ -2,7 +2,7 @@
 against PyTorch CPU eager in the same run, and the digits CNN trained to its test accuracy.
 
 Run from the repository root:
-    python benchmarks/models.py [--quick] [--threads N] [--only cnn,transformer,lstm,accuracy]
+    python benchmarks/models.py [--quick] [--threads N] [--only cnn,transformer,lstm,unet,accuracy]
                                 [--profile NAME]
 
 Workloads (each model's source is written once and built twice, with ``autograd`` and with
@@ -19,6 +19,9 @@ through ``state_dict``):
   first, Linear head) on the same text, batch 16 x 32 characters, cross-entropy, Adam and
   clip_grad_norm_; target <= 2x PyTorch (whose LSTM is one fused kernel per layer; ours is the
   engine's ops, step by step).
+- unet: a small U-Net-like denoiser (Conv2d, GroupNorm, SiLU, max-pool down, ConvTranspose2d
+  and bilinear interpolate up, a skip connection) from noisy to clean digits, batch 32, MSE,
+  AdamW; target <= 2x PyTorch.
 - accuracy: the digits CNN (ours) trained for 20 epochs in batches of 64 (AdamW, cosine
   schedule) on 80 % of the digits, tested on the other 20 %; target >= 95 % (seeds 0-2 give
   97-99 %).
@@ -45,7 +48,7 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and the
         sys.path.insert(0, path)
 
 from _timing import Case, print_table, time_cases  # noqa: E402
-from course_models import char_lstm, char_transformer, digits_cnn  # noqa: E402
+from course_models import char_lstm, char_transformer, digits_cnn, small_unet  # noqa: E402
 from engine import machine_report  # noqa: E402 - one way to set and report threads
 
 import autograd as ag  # noqa: E402
@@ -55,7 +58,7 @@ try:
 except ImportError:
     torch = None
 
-BENCHMARKS = ("cnn", "transformer", "lstm", "accuracy")
+BENCHMARKS = ("cnn", "transformer", "lstm", "unet", "accuracy")
 STEP_TARGET = 2.0  # ours / PyTorch, one training step
 ACCURACY_TARGET = 0.95
 FULL, QUICK = (15, 5, 3), (3, 2, 1)  # (repeats, steps per repeat, warm-up steps)
@@ -107,14 +110,15 @@ def text_batches(codes, count, batch=TEXT_BATCH, block=BLOCK, seed=1):
 # --- one training step, either engine ---------------------------------------------------------
 
 
-def step_fn(lib, model, opt, clip=None):
-    """zero_grad, forward, cross-entropy, backward, (clip,) step; returns the loss."""
-    cross_entropy = lib.nn.functional.cross_entropy
+def step_fn(lib, model, opt, clip=None, mse=False):
+    """zero_grad, forward, cross-entropy (or MSE), backward, (clip,) step; returns the loss."""
+    functional = lib.nn.functional
 
     def step(x, y):
         opt.zero_grad()
         out = model(x)
-        loss = cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
+        loss = (functional.mse_loss(out, y) if mse else
+                functional.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1)))
         loss.backward()
         if clip is not None:
             lib.nn.utils.clip_grad_norm_(model.parameters(), clip)
@@ -145,7 +149,14 @@ def workloads(dtype):
     lstm = (step_fn(ag, ours, ag.optim.Adam(ours.parameters(), lr=1e-2), clip=1.0),
             step_fn(torch, theirs, torch.optim.Adam(theirs.parameters(), lr=1e-2), clip=1.0),
             ours, theirs, text_batches(codes, 8))
-    return {"cnn": cnn, "transformer": transformer, "lstm": lstm}
+    noise = np.random.default_rng(3).standard_normal((8, 32, 1, 8, 8))
+    unet_batches = [((x_train[p[:32]] + 0.3 * n).astype(dtype), x_train[p[:32]].astype(dtype))
+                    for p, n in zip(picks, noise)]
+    ours, theirs = twins(small_unet, dtype)
+    unet = (step_fn(ag, ours, ag.optim.AdamW(ours.parameters(), lr=1e-2), mse=True),
+            step_fn(torch, theirs, torch.optim.AdamW(theirs.parameters(), lr=1e-2), mse=True),
+            ours, theirs, unet_batches)
+    return {"cnn": cnn, "transformer": transformer, "lstm": lstm, "unet": unet}
 
 
 def check(name, ours_step, theirs_step, ours, theirs, batches):
@@ -237,8 +248,8 @@ def main(argv=None):
                         help="BLAS and PyTorch threads, the same for both (default 1)")
     parser.add_argument("--only", metavar="NAME[,NAME]",
                         help=f"run only these, from: {', '.join(BENCHMARKS)}")
-    parser.add_argument("--profile", metavar="NAME", choices=("cnn", "transformer", "lstm"),
-                        help="instead of timing, profile our engine on cnn, transformer or lstm")
+    parser.add_argument("--profile", metavar="NAME", choices=("cnn", "transformer", "lstm", "unet"),
+                        help="instead of timing, profile our engine on one workload")
     args = parser.parse_args(argv)
     chosen = BENCHMARKS if args.only is None else tuple(args.only.split(","))
     unknown = [name for name in chosen if name not in BENCHMARKS]

@@ -3,7 +3,17 @@
 
 from . import functional, init, utils
 from .attention import MultiheadAttention
-from .conv import AdaptiveAvgPool2d, AvgPool2d, Conv1d, Conv2d, MaxPool2d
+from .conv import (
+    AdaptiveAvgPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    Conv1d,
+    Conv2d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from .layers import (
     ELU,
     GELU,
@@ -43,18 +53,27 @@ from .loss_modules import (
     SmoothL1Loss,
 )
 from .module import IncompatibleKeys, Module, Parameter
-from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .normalization import (
+    BatchNorm1d,
+    BatchNorm2d,
+    GroupNorm,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    LayerNorm,
+)
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .serialization import load, save
+from .upsampling import Upsample
 
 __all__ = [
-    "ELU", "GELU", "MLP", "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
-    "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout",
-    "Embedding", "Flatten", "GRU", "GRUCell", "Hardtanh", "HuberLoss", "Identity",
-    "IncompatibleKeys", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU",
-    "Linear", "LogSigmoid", "LogSoftmax", "MSELoss", "MaxPool2d", "Mish", "Module",
-    "ModuleDict", "ModuleList", "MultiMarginLoss", "MultiheadAttention", "NLLLoss",
+    "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
+    "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
+    "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GRU", "GRUCell",
+    "GroupNorm", "Hardtanh", "HuberLoss", "Identity", "IncompatibleKeys", "InstanceNorm1d",
+    "InstanceNorm2d", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU",
+    "Linear", "LogSigmoid", "LogSoftmax", "MLP", "MSELoss", "MaxPool1d", "MaxPool2d", "Mish",
+    "Module", "ModuleDict", "ModuleList", "MultiMarginLoss", "MultiheadAttention", "NLLLoss",
     "Parameter", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "ReLU", "ReLU6", "Sequential",
-    "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
+    "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten", "Upsample",
     "functional", "init", "load", "save", "utils",
 ]

@@ -1,9 +1,10 @@
-"""Convolution and pooling layers over the engine's conv ops, with PyTorch's arguments,
-defaults and initialisation."""
+"""Convolution, transposed convolution and pooling layers over the engine's conv ops, with
+PyTorch's arguments, defaults and initialisation."""
 
 import numpy as np
 
 from ..ops import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d, pad
+from ..ops.conv_transpose import conv_transpose1d, conv_transpose2d
 from . import init
 from .module import Module
 
@@ -92,6 +93,127 @@ class Conv2d(_ConvNd):
 
     n = 2
     op = staticmethod(conv2d)
+
+
+class _ConvTransposeNd(Module):
+    """Shared by ConvTranspose1d and ConvTranspose2d: weight (in, out / groups, *kernel), drawn
+    as PyTorch draws it (uniform in ±1/√fan_in, fan_in = out / groups · kernel elements)."""
+
+    n = 0
+    op = None
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups=1, bias=True, dilation=1, padding_mode="zeros",
+                 dtype=np.float64):
+        super().__init__()
+        name = type(self).__name__
+        if groups <= 0 or in_channels % groups or out_channels % groups:
+            raise ValueError(f"{name}: in_channels ({in_channels}) and out_channels "
+                             f"({out_channels}) must both be divisible by groups ({groups})")
+        if padding_mode != "zeros":
+            raise ValueError(f"{name}: only padding_mode='zeros' is supported, as in PyTorch")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = _tuple(kernel_size, self.n)
+        self.stride, self.padding = _tuple(stride, self.n), _tuple(padding, self.n)
+        self.output_padding = _tuple(output_padding, self.n)
+        self.dilation, self.groups, self.padding_mode = _tuple(dilation, self.n), groups, "zeros"
+        shape = (in_channels, out_channels // groups) + self.kernel_size
+        self.weight = init.parameter(shape, dtype, "weight")
+        self.bias = init.parameter((out_channels,), dtype, "bias") if bias else None
+        init.default_weight_and_bias(self.weight, self.bias)
+
+    def forward(self, x, output_size=None):
+        extra = self.output_padding
+        if output_size is not None:
+            extra = self._padding_for(x, output_size)
+        return self.op(x, self.weight, self.bias, self.stride, self.padding, extra,
+                       self.groups, self.dilation)
+
+    def _padding_for(self, x, output_size):
+        """The output_padding that makes the output ``output_size`` (PyTorch's argument)."""
+        wanted = tuple(output_size)[-self.n:]
+        smallest = tuple((size - 1) * s - 2 * p + d * (k - 1) + 1 for size, s, p, d, k in zip(
+            x.shape[-self.n:], self.stride, self.padding, self.dilation, self.kernel_size))
+        extra = tuple(w - m for w, m in zip(wanted, smallest))
+        if any(not 0 <= e < s for e, s in zip(extra, self.stride)):
+            raise ValueError(f"{type(self).__name__}: output_size {wanted} is not reachable "
+                             f"from input {tuple(x.shape)}: sizes from {smallest} to "
+                             f"{tuple(m + s - 1 for m, s in zip(smallest, self.stride))} are")
+        return extra
+
+    def extra_repr(self):
+        text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}")
+        for name, default in (("padding", 0), ("output_padding", 0), ("dilation", 1)):
+            if getattr(self, name) != (default,) * self.n:
+                text += f", {name}={getattr(self, name)}"
+        if self.groups != 1:
+            text += f", groups={self.groups}"
+        return text + (", bias=False" if self.bias is None else "")
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """Transposed 1-D convolution: (N, C_in, L) into (N, C_out, L_out), L_out growing with
+    the stride (the inverse of a strided Conv1d's shape)."""
+
+    n = 1
+    op = staticmethod(conv_transpose1d)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """Transposed 2-D convolution: (N, C_in, H, W) into (N, C_out, H_out, W_out); stride 2
+    doubles the size a stride-2 Conv2d halved."""
+
+    n = 2
+    op = staticmethod(conv_transpose2d)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """``F.max_pool1d``: max_pool2d over (N, C, 1, L), so the same rules and gradient."""
+    out = max_pool2d(input.unsqueeze(-2), (1, *_tuple(kernel_size, 1)),
+                     None if stride is None else (1, *_tuple(stride, 1)),
+                     (0, *_tuple(padding, 1)), (1, *_tuple(dilation, 1)), ceil_mode,
+                     return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """``F.avg_pool1d``: avg_pool2d over (N, C, 1, L)."""
+    return avg_pool2d(input.unsqueeze(-2), (1, *_tuple(kernel_size, 1)),
+                      None if stride is None else (1, *_tuple(stride, 1)),
+                      (0, *_tuple(padding, 1)), ceil_mode, count_include_pad).squeeze(-2)
+
+
+class MaxPool1d(Module):
+    """The maximum of each window of (N, C, L) (stride = kernel_size by default)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
+
+    def forward(self, x):
+        return max_pool1d(x, self.kernel_size, self.stride, self.padding, self.dilation,
+                          self.ceil_mode, self.return_indices)
+
+
+class AvgPool1d(Module):
+    """The mean of each window of (N, C, L) (stride = kernel_size by default)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+
+    def forward(self, x):
+        return avg_pool1d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad)
 
 
 class MaxPool2d(Module):

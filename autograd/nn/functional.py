@@ -34,7 +34,9 @@ from ..ops import (
     tanh,
     unfold,
 )
+from ..ops.conv_transpose import conv_transpose1d, conv_transpose2d
 from .attention import scaled_dot_product_attention
+from .conv import avg_pool1d, max_pool1d
 from .layers import dropout, embedding
 from .losses import (
     binary_cross_entropy,
@@ -48,10 +50,12 @@ from .losses import (
     nll_loss,
     smooth_l1_loss,
 )
-from .normalization import batch_norm, layer_norm, normalize
+from .normalization import batch_norm, group_norm, instance_norm, layer_norm, normalize
+from .upsampling import interpolate
 
 __all__ = [
     "adaptive_avg_pool2d",
+    "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "binary_cross_entropy",
@@ -59,16 +63,21 @@ __all__ = [
     "celu",
     "conv1d",
     "conv2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "cross_entropy",
     "dropout",
     "elu",
     "embedding",
     "fold",
     "gelu",
+    "group_norm",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
     "huber_loss",
+    "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -76,6 +85,7 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "max_pool1d",
     "max_pool2d",
     "mish",
     "mse_loss",

@@ -1,6 +1,7 @@
-"""Normalisation: layer_norm and batch_norm (functions and modules), written with the engine's
-ops (mean, var, rsqrt, ...), so every gradient can be read node by node and second derivatives
-work. Running statistics are buffers, updated in place as PyTorch updates them."""
+"""Normalisation: layer_norm, batch_norm, group_norm and instance_norm (functions and
+modules), written with the engine's ops (mean, var, rsqrt, ...), so every gradient can be read
+node by node and second derivatives work. Running statistics are buffers, updated in place as
+PyTorch updates them."""
 
 import numpy as np
 
@@ -39,6 +40,56 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
     """``input`` divided by its ``p``-norm along ``dim``, at least ``eps`` (so a zero vector
     stays zero), as torch's F.normalize."""
     return input / input.norm(p, dim, keepdims=True).clamp(min=eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Each sample's channels (axis 1) split into ``num_groups`` groups, each normalised over
+    its channels and spatial axes to mean 0 and variance 1 (biased, plus ``eps``), then scaled
+    and shifted per channel. The gradient of a group's outputs sums to zero within the group."""
+    if input.ndim < 2 or input.shape[1] % num_groups:
+        raise ValueError(f"group_norm: expected an (N, C, ...) input whose C is divisible by "
+                         f"num_groups={num_groups}, got shape {input.shape}")
+    batch, channels = input.shape[:2]
+    grouped = input.reshape(batch, num_groups, -1)
+    _, centred, var = _moments(grouped, (2,))
+    out = (centred * (var + eps).rsqrt()).reshape(input.shape)
+    column = (1, channels) + (1,) * (input.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(column)
+    if bias is not None:
+        out = out + bias.reshape(column)
+    return out
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Each sample's each channel normalised over its spatial axes alone (group_norm with one
+    channel per group); with running statistics, as PyTorch's InstanceNorm keeps them."""
+    if input.ndim < 3:
+        raise ValueError(f"instance_norm: expected an (N, C, L) or (N, C, H, W) input, got "
+                         f"shape {input.shape}")
+    channels = input.shape[1]
+    if not use_input_stats:
+        return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
+    axes = tuple(range(2, input.ndim))
+    mean, centred, var = _moments(input, axes)
+    if running_mean is not None or running_var is not None:
+        count = int(np.prod(input.shape[2:]))
+        with no_grad():
+            if running_mean is not None:
+                running_mean.data[...] = ((1 - momentum) * running_mean.data + momentum
+                                          * mean.data.reshape(input.shape[0], channels).mean(0))
+            if running_var is not None:
+                unbiased = var.data.reshape(input.shape[0], channels) * (count / max(count - 1, 1))
+                running_var.data[...] = ((1 - momentum) * running_var.data
+                                         + momentum * unbiased.mean(0))
+    out = centred * (var + eps).rsqrt()
+    column = (1, channels) + (1,) * (input.ndim - 2)
+    if weight is not None:
+        out = out * weight.reshape(column)
+    if bias is not None:
+        out = out + bias.reshape(column)
+    return out
 
 
 def _shape_tuple(shape):
@@ -181,3 +232,60 @@ class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) images, per channel C."""
 
     dims = (4,)
+
+
+class GroupNorm(Module):
+    """Normalises each sample over groups of channels (``num_groups`` of them) and the spatial
+    axes, then a learned scale and shift per channel (``affine``): independent of the batch."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, dtype=np.float64):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"GroupNorm: num_channels ({num_channels}) must be divisible by "
+                             f"num_groups ({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = (num_groups, num_channels,
+                                                                     eps, affine)
+        self.weight = self.bias = None
+        if affine:
+            self.weight = Tensor(np.ones(num_channels, dtype), requires_grad=True)
+            self.bias = Tensor(np.zeros(num_channels, dtype), requires_grad=True)
+
+    def forward(self, x):
+        return group_norm(x, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class _InstanceNorm(_BatchNorm):
+    """Instance normalisation: each channel of each sample over its spatial axes; no affine and
+    no running statistics by default, as in PyTorch."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False,
+                 track_running_stats=False, dtype=np.float64):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype)
+
+    def forward(self, x):
+        if x.ndim not in self.dims or x.shape[-len(self.spatial) - 1] != self.num_features:
+            raise ValueError(
+                f"{type(self).__name__}({self.num_features}): expected input of shape "
+                f"(N, {self.num_features}, {', '.join(self.spatial)}) or "
+                f"({self.num_features}, {', '.join(self.spatial)}), got {x.shape}")
+        batched = x.ndim == self.dims[-1]
+        x = x if batched else x.unsqueeze(0)
+        use_input_stats = self.training or not self.track_running_stats
+        out = instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,
+                            use_input_stats, self.momentum, self.eps)
+        return out if batched else out.squeeze(0)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalisation of (N, C, L) or (C, L) inputs."""
+
+    dims, spatial = (2, 3), ("L",)
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalisation of (N, C, H, W) or (C, H, W) images."""
+
+    dims, spatial = (3, 4), ("H", "W")

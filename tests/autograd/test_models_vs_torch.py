@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import autograd as ag
-from benchmarks.course_models import char_lstm, char_transformer, digits_cnn
+from benchmarks.course_models import char_lstm, char_transformer, digits_cnn, small_unet
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -51,7 +51,8 @@ def cross_entropy(lib, out, y):
     return lib.nn.functional.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
 
 
-def train_side_by_side(ours, theirs, optimizers, batches, schedulers=(None, None), clip=None):
+def train_side_by_side(ours, theirs, optimizers, batches, schedulers=(None, None), clip=None,
+                       loss_fn=cross_entropy):
     """STEPS steps in both engines; loss, parameters and buffers compared after each."""
     for step, (x, y) in enumerate(batches[:STEPS]):
         losses = []
@@ -60,7 +61,7 @@ def train_side_by_side(ours, theirs, optimizers, batches, schedulers=(None, None
                 (torch, theirs, optimizers[1], schedulers[1],
                  (torch.from_numpy(x), torch.from_numpy(y)))):
             opt.zero_grad()
-            loss = cross_entropy(lib, model(xs), ys)
+            loss = loss_fn(lib, model(xs), ys)
             loss.backward()
             if clip is not None:
                 lib.nn.utils.clip_grad_norm_(model.parameters(), clip)
@@ -132,6 +133,23 @@ def test_digits_cnn_trains_as_pytorch_with_adam_and_two_parameter_groups(digits)
     np.testing.assert_allclose(ours(images[:50, None]).data,
                                theirs(torch.from_numpy(images[:50, None])).detach().numpy(),
                                rtol=RTOL, atol=ATOL)
+
+
+def test_small_unet_denoiser_trains_as_pytorch_with_adamw_and_a_cosine_schedule(digits):
+    """Conv2d, GroupNorm, SiLU, max-pool down, ConvTranspose2d and bilinear interpolate up, a
+    skip connection; MSE from noisy digits to clean ones."""
+    images, _ = digits
+    rng = np.random.default_rng(4)
+    picks = [rng.choice(len(images), 8, replace=False) for _ in range(STEPS)]
+    batches = [(images[p, None] + 0.3 * rng.standard_normal((8, 1, 8, 8)), images[p, None])
+               for p in picks]
+    ours, theirs = twins(small_unet)
+    ours_opt = ag.optim.AdamW(ours.parameters(), lr=0.01, weight_decay=0.01)
+    theirs_opt = torch.optim.AdamW(theirs.parameters(), lr=0.01, weight_decay=0.01)
+    schedules = (ag.optim.lr_scheduler.CosineAnnealingLR(ours_opt, T_max=STEPS),
+                 torch.optim.lr_scheduler.CosineAnnealingLR(theirs_opt, T_max=STEPS))
+    train_side_by_side(ours, theirs, (ours_opt, theirs_opt), batches, schedules,
+                       loss_fn=lambda lib, out, y: lib.nn.functional.mse_loss(out, y))
 
 
 def char_batches(block, batch, seed=3):
