@@ -258,8 +258,9 @@ def op_work(op: str, operand_shapes: list[Shape], out: Shape) -> int:
     """Work units of applying ``op`` once (see the module's docstring)."""
     sizes = [math.prod(s) for s in operand_shapes]
     work = OP_WORK + max(math.prod(out), sum(sizes))
-    if op in ("matmul", "linear", "bmm"):
-        inner = operand_shapes[0][-1] if operand_shapes[0] else 1
+    if op in ("matmul", "linear", "bmm", "mm", "mv", "addmm", "baddbmm"):
+        left = operand_shapes[1 if op in ("addmm", "baddbmm") else 0]  # after the added input
+        inner = left[-1] if left else 1
         work += math.prod(out) * inner // MACS_PER_UNIT
     elif op in ("conv1d", "conv2d"):  # each output element: a filter of C/groups x kernel
         work += math.prod(out) * math.prod(operand_shapes[1][1:]) // MACS_PER_UNIT

@@ -161,6 +161,80 @@ class BMM(MatMul):
         return super().forward(a, b)
 
 
+@exposed("mm")
+class MM(MatMul):
+    """The product of two matrices, (n, m) @ (m, p) -> (n, p), as torch.mm: no vectors, no
+    batches, no broadcasting. Its gradient is matmul's."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        for what, x in (("self", a), ("mat2", b)):
+            if x.ndim != 2:
+                raise ValueError(f"mm: {what} must be a matrix, got shape {x.shape} (as PyTorch "
+                                 "says); use matmul (@) for vectors and batches, or bmm")
+        if a.shape[1] != b.shape[0]:
+            raise ValueError(
+                f"mm: mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                f"{b.shape[0]}x{b.shape[1]}): the columns of the first must match the rows of "
+                "the second; transpose one (x.T)")
+        return super().forward(a, b)
+
+
+@exposed("mv")
+class MV(MatMul):
+    """A matrix times a vector, (n, m) @ (m,) -> (n,), as torch.mv. Its gradient is matmul's."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        if a.ndim != 2 or b.ndim != 1:
+            raise ValueError(f"mv: vector + matrix @ vector expected, got shapes {a.shape} and "
+                             f"{b.shape}; mv takes a matrix and a vector (matmul (@) takes "
+                             "any)")
+        if a.shape[1] != b.shape[0]:
+            raise ValueError(f"mv: size mismatch, mat ({a.shape[0]}x{a.shape[1]}), vec "
+                             f"({b.shape[0]}): the vector's length must match the matrix's "
+                             "columns")
+        return super().forward(a, b)
+
+
+def _scaled_sum(name, input, product, beta, alpha):
+    """beta·input + alpha·product, PyTorch's addmm and baddbmm: input must broadcast to the
+    product's shape, and with beta = 0 it is ignored (its NaN and inf too) and gets gradient 0."""
+    from .elementwise import where
+
+    input = input if isinstance(input, Tensor) else Tensor(input)
+    try:
+        fits = np.broadcast_shapes(input.shape, product.shape) == product.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"{name}: input of shape {input.shape} must broadcast to the product's shape "
+            f"{product.shape}; PyTorch expands input to it, it never grows the product")
+    scaled = product if alpha == 1 else product * alpha
+    if beta == 0:
+        return scaled + where(np.zeros((), dtype=bool), input, np.zeros((), dtype=input.dtype))
+    return scaled + (input if beta == 1 else input * beta)
+
+
+@exposed("addmm")
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):  # noqa: A002 - PyTorch's name
+    """beta·input + alpha·(mat1 @ mat2), as torch.addmm (see ``mm`` for the shapes)."""
+    return _scaled_sum("addmm", input, MM.apply(mat1, mat2), beta, alpha)
+
+
+@exposed("baddbmm")
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):  # noqa: A002 - PyTorch's name
+    """beta·input + alpha·(batch1 @ batch2) per batch, as torch.baddbmm (see ``bmm``)."""
+    try:
+        product = BMM.apply(batch1, batch2)
+    except ValueError as error:
+        raise ValueError(f"baddbmm: {error}") from None
+    return _scaled_sum("baddbmm", input, product, beta, alpha)
+
+
 @exposed("dot")
 class Dot(Function):
     """The dot product of two 1-D vectors of one length, sum(a * b), as torch.dot (which,

@@ -1,5 +1,7 @@
 """Registry entries: linalg."""
 
+import numpy as np
+
 import autograd as ag
 from autograd.nn import functional as F
 from autograd.ops.linalg import Einsum
@@ -100,7 +102,86 @@ ENTRIES += (
     ),
 )
 
+def _mm_shape(shapes, attrs):
+    a, b = shapes[-2:]
+    if len(a) != 2 or len(b) != 2 or a[1] != b[0]:
+        raise ValueError("mm: (n, m) and (m, p)")
+    return (a[0], b[1])
+
+
+def _mv_shape(shapes, attrs):
+    a, v = shapes
+    if len(a) != 2 or len(v) != 1 or a[1] != v[0]:
+        raise ValueError("mv: (n, m) and (m,)")
+    return (a[0],)
+
+
+def _added(product_rule):
+    """The shape rule of beta·input + alpha·product: the product's, which input must fit."""
+    def rule(shapes, attrs):
+        out = product_rule(shapes[1:], attrs)
+        if tuple(np.broadcast_shapes(shapes[0], out)) != out:
+            raise ValueError("the input must broadcast to the product's shape")
+        return out
+    return rule
+
+
+_SCALES = (Attr("beta", "float", 1.0), Attr("alpha", "float", 1.0))
+
+
+def _torch_scaled(name):
+    return torch_code.code(lambda x, a, n: f"torch.{name}({', '.join(x)}, beta={a['beta']!r}, "
+                                           f"alpha={a['alpha']!r})")
+
+
+ENTRIES += (
+    OpInfo(
+        "mm", 2, (), "Product of two matrices, (n, m) @ (m, p): no vectors, batches or "
+        "broadcasting.",
+        r"\bar{A} = \bar{Y} B^{\top},\quad \bar{B} = A^{\top} \bar{Y}",
+        ag.mm, "mm(a, b)", torch_code.call("torch.mm"), symbols=("A", "B"),
+        sentence="As matmul: each matrix gets the upstream gradient times the other, transposed.",
+    ),
+    OpInfo(
+        "mv", 2, (), "A matrix times a vector, (n, m) @ (m,) -> (n,).",
+        r"\bar{A} = \bar{y}\, v^{\top},\quad \bar{v} = A^{\top} \bar{y}",
+        ag.mv, "mv(a, b)", torch_code.call("torch.mv"), symbols=("A", "v"),
+        sentence=(
+            "The matrix gets the outer product of the upstream gradient and the vector; the "
+            "vector gets the matrix, transposed, times the upstream gradient."
+        ),
+    ),
+    OpInfo(
+        "addmm", 3, _SCALES, "Matrix product added to c (which broadcasts): beta·c + "
+        "alpha·(a @ b), as a linear layer does.",
+        r"\bar{c} = \beta\,\bar{Y},\quad \bar{A} = \alpha\,\bar{Y} B^{\top},\quad "
+        r"\bar{B} = \alpha\,A^{\top} \bar{Y}",
+        lambda c, a, b, beta=1.0, alpha=1.0: ag.addmm(c, a, b, beta=beta, alpha=alpha),
+        "addmm(c, a, b, beta=1.0, alpha=1.0)", _torch_scaled("addmm"), symbols=("c", "A", "B"),
+        sentence=(
+            "The added term gets the upstream gradient times beta (summed where it broadcast); "
+            "the product's factors get matmul's gradient times alpha."
+        ),
+    ),
+    OpInfo(
+        "baddbmm", 3, _SCALES, "Batched matrix product added to c: beta·c + alpha·bmm(a, b).",
+        r"\bar{c} = \beta\,\bar{Y},\quad \bar{A}_i = \alpha\,\bar{Y}_i B_i^{\top},\quad "
+        r"\bar{B}_i = \alpha\,A_i^{\top} \bar{Y}_i",
+        lambda c, a, b, beta=1.0, alpha=1.0: ag.baddbmm(c, a, b, beta=beta, alpha=alpha),
+        "baddbmm(c, a, b, beta=1.0, alpha=1.0)", _torch_scaled("baddbmm"),
+        symbols=("c", "A", "B"),
+        sentence=(
+            "As addmm for each matrix of the batch: beta times the upstream gradient for c, "
+            "alpha times matmul's gradient for the factors."
+        ),
+    ),
+)
+
 SHAPE_RULES = {
+    "mm": _mm_shape,
+    "mv": _mv_shape,
+    "addmm": _added(_mm_shape),
+    "baddbmm": _added(_product_shape(batched=True)),
     "bmm": _product_shape(batched=True),
     "outer": _product_shape(batched=False),
     "dot": _dot_shape,

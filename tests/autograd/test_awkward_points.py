@@ -244,7 +244,8 @@ EXCLUDED = {
         "dropout", "embedding", "scaled_dot_product_attention", "binary_cross_entropy",
         "binary_cross_entropy_with_logits", "cross_entropy", "huber_loss", "kl_div", "l1_loss",
         "mse_loss", "multi_margin_loss", "nll_loss", "smooth_l1_loss", "cumprod", "logcumsumexp",
-        "nansum", "nanmean", "var_mean", "std_mean", "quantile", "diff")},
+        "nansum", "nanmean", "var_mean", "std_mean", "quantile", "diff", "mm", "mv", "addmm",
+        "baddbmm")},
 }
 # prelu's weight is a tensor operand, but with a fixed weight it is swept as a unary op too.
 EXCLUDED.pop("prelu")

@@ -294,6 +294,20 @@ CASES = [
     Case("diff twice along 0 with prepend and append",
          lambda x, p, a: ag.diff(x, 2, 0, p, a), lambda x, p, a: torch.diff(x, 2, 0, p, a),
          [r(3, 4), r(1, 4), r(2, 4)], linear=True),
+    # products of issue 30
+    Case("mm", lambda a, b: a.mm(b), lambda a, b: a.mm(b), [r(3, 4), r(4, 2)]),
+    Case("mv", lambda a, v: ag.mv(a, v), lambda a, v: torch.mv(a, v), [r(3, 4), r(4)]),
+    Case("addmm", lambda i, a, b: ag.addmm(i, a, b), lambda i, a, b: torch.addmm(i, a, b),
+         [r(3, 2), r(3, 4), r(4, 2)]),
+    Case("addmm beta alpha, broadcast input",
+         lambda i, a, b: i.addmm(a, b, beta=0.5, alpha=-2.0),
+         lambda i, a, b: i.addmm(a, b, beta=0.5, alpha=-2.0), [r(2), r(3, 4), r(4, 2)]),
+    Case("addmm beta 0 ignores input", lambda i, a, b: ag.addmm(i, a, b, beta=0),
+         lambda i, a, b: torch.addmm(i, a, b, beta=0),
+         [np.full((3, 2), np.nan), r(3, 4), r(4, 2)], skip=("fd", "second")),
+    Case("baddbmm", lambda i, a, b: ag.baddbmm(i, a, b, beta=2.0, alpha=0.5),
+         lambda i, a, b: torch.baddbmm(i, a, b, beta=2.0, alpha=0.5),
+         [r(1, 3, 2), r(2, 3, 4), r(2, 4, 2)]),
 ]
 BY_ID = pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 NONLINEAR = [case for case in CASES if not case.linear and "second" not in case.skip]
@@ -552,3 +566,24 @@ def test_errors_name_the_op_the_shapes_and_the_fix(what, call, message):
     with pytest.raises((ValueError, TypeError, IndexError)) as info:
         call()
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: ag.mm(ag.tensor(r(2, 3)), ag.tensor(r(4, 5))),
+     r"mm: mat1 and mat2 shapes cannot be multiplied \(2x3 and 4x5\)"),
+    (lambda: ag.mm(ag.tensor(r(2, 3)), ag.tensor(r(3))), r"mm: mat2 must be a matrix"),
+    (lambda: ag.mv(ag.tensor(r(2, 3)), ag.tensor(r(2, 3))),
+     r"mv: vector \+ matrix @ vector expected"),
+    (lambda: ag.mv(ag.tensor(r(2, 3)), ag.tensor(r(4))), r"mv: size mismatch"),
+    (lambda: ag.addmm(ag.tensor(r(7, 5)), ag.tensor(r(2, 3)), ag.tensor(r(3, 5))),
+     r"addmm: input of shape \(7, 5\) must broadcast to the product's shape \(2, 5\)"),
+    (lambda: ag.baddbmm(ag.tensor(r(2, 3, 5)), ag.tensor(r(2, 3, 4)), ag.tensor(r(3, 4, 5))),
+     r"baddbmm: bmm needs two 3-D tensors"),
+    (lambda: ag.quantile(ag.tensor(r(3)), 1.5), r"q must be in the range \[0, 1\]"),
+    (lambda: ag.diff(ag.tensor(r(3, 4)), prepend=ag.tensor(r(4))),
+     r"diff expects prepend and append to have the input's number of dimensions"),
+    (lambda: ag.cumprod(ag.tensor(r(3, 4)), dim=2), r"cumprod: axis 2 is out of range"),
+])
+def test_products_and_reductions_refuse_bad_shapes_naming_the_op_and_the_fix(call, message):
+    with pytest.raises((ValueError, IndexError), match=message):
+        call()

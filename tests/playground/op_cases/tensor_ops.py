@@ -53,6 +53,11 @@ CASES = {
     "scatter_add": ((X, I_GATHER, Y[:, :2]), {"axis": 1},
                     lambda a, i, s: _np_scatter_add(a, i, s, 1), (0, 2)),
     "masked_fill": ((X, M), {"value": -1.5}, lambda a, m: np.where(m == 1, -1.5, a), (0,)),
+    "mm": ((X, Y.T), {}, np.matmul, (0, 1)),
+    "mv": ((X, V), {}, np.matmul, (0, 1)),
+    "addmm": ((V[:2], X, Y.T), {"beta": 0.5, "alpha": 2.0},
+              lambda c, a, b: 0.5 * c + 2.0 * a @ b, (0, 1, 2)),
+    "baddbmm": ((S, S, S), {"alpha": -1.0}, lambda c, a, b: c - a @ b, (0, 1, 2)),
     "cumprod": ((Z + X,), {"axis": 1}, lambda a: np.cumprod(a, axis=1), (0,)),
     "logcumsumexp": ((X,), {"axis": 0}, lambda a: np.logaddexp.accumulate(a, axis=0), (0,)),
     "nansum": ((NAN,), {"axis": 1}, lambda a: np.nansum(a, axis=1), (0,)),
@@ -125,7 +130,17 @@ q2 = quantile(A, q=0.75, axis=1, keepdims=True)
 d1 = diff(A)
 d2 = diff(A, n=2, axis=1)
 d3 = diff(A, axis=0)
-L = sum(cp * cp) + sum(cz * cz) + sum(lc * lc) + sum(ns * ns) + sum(nm) + q1 + sum(q2 * q2) + sum(d1 * d1) + sum(d2 * d2) + sum(d3 * d3)
+C = [[0.5, -1.0], [2.0, 0.1]]
+B = [[1.0, 0.5], [-0.3, 0.8], [0.6, -1.2], [0.2, 0.4]]
+u = [0.5, -1.5, 2.0, 1.0]
+T = randn(2, 2, 4, seed=3)
+mm1 = mm(A, B)
+mv1 = mv(A, u)
+am = addmm(C, A, B, beta=0.5, alpha=-2.0)
+c = [0.3, -0.2]
+ab = addmm(c, A, B)
+bb = baddbmm(C, T, transpose(T, axes=(1, 2)), beta=2.0)
+L = sum(mm1 * mm1) + sum(mv1 * mv1) + sum(am * am) + sum(ab * ab) + sum(bb * bb) + sum(cp * cp) + sum(cz * cz) + sum(lc * lc) + sum(ns * ns) + sum(nm) + q1 + sum(q2 * q2) + sum(d1 * d1) + sum(d2 * d2) + sum(d3 * d3)
 """  # noqa: E501
 
-PROGRAMS = {"tensor_ops": TENSOR_OPS, "running_and_nan": RUNNING_AND_NAN}
+PROGRAMS = {"tensor_ops": TENSOR_OPS, "running_nan_and_products": RUNNING_AND_NAN}
