@@ -84,3 +84,27 @@ def small_unet(lib, channels=8):
             return self.out(lib.cat([up, skip], 1))
 
     return UNet()
+
+
+def token_tagger(lib, vocab, classes, width, heads, layers=2, norm_first=False):
+    """Token classification: Embedding plus learned positions, a ``layers``-deep
+    TransformerEncoder (batch first, GELU) that ignores padded positions, and a Linear head
+    giving each token's class logits."""
+    nn = lib.nn
+
+    class Tagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, width)
+            self.pos = nn.Embedding(64, width)
+            layer = nn.TransformerEncoderLayer(width, heads, 2 * width, dropout=0.0,
+                                               activation="gelu", batch_first=True,
+                                               norm_first=norm_first)
+            self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+            self.head = nn.Linear(width, classes)
+
+        def forward(self, idx, padding):
+            x = self.tok(idx) + self.pos.weight[:idx.shape[1]]
+            return self.head(self.encoder(x, src_key_padding_mask=padding))
+
+    return Tagger()

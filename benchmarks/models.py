@@ -2,7 +2,8 @@
 against PyTorch CPU eager in the same run, and the digits CNN trained to its test accuracy.
 
 Run from the repository root:
-    python benchmarks/models.py [--quick] [--threads N] [--only cnn,transformer,lstm,unet,accuracy]
+    python benchmarks/models.py [--quick] [--threads N] [--only cnn,transformer,lstm,unet,encoder,
+                                accuracy]
                                 [--profile NAME]
 
 Workloads (each model's source is written once and built twice, with ``autograd`` and with
@@ -22,6 +23,9 @@ through ``state_dict``):
 - unet: a small U-Net-like denoiser (Conv2d, GroupNorm, SiLU, max-pool down, ConvTranspose2d
   and bilinear interpolate up, a skip connection) from noisy to clean digits, batch 32, MSE,
   AdamW; target <= 2x PyTorch.
+- encoder: token classification with a 2-layer TransformerEncoder (width 64, 4 heads, GELU,
+  pre-norm) over padded sequences of 32 tokens with a padding mask, batch 16, cross-entropy that
+  ignores the padding, SGD with momentum; target <= 2x PyTorch.
 - accuracy: the digits CNN (ours) trained for 20 epochs in batches of 64 (AdamW, cosine
   schedule) on 80 % of the digits, tested on the other 20 %; target >= 95 % (seeds 0-2 give
   97-99 %).
@@ -48,7 +52,13 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and the
         sys.path.insert(0, path)
 
 from _timing import Case, print_table, time_cases  # noqa: E402
-from course_models import char_lstm, char_transformer, digits_cnn, small_unet  # noqa: E402
+from course_models import (  # noqa: E402
+    char_lstm,
+    char_transformer,
+    digits_cnn,
+    small_unet,
+    token_tagger,
+)
 from engine import machine_report  # noqa: E402 - one way to set and report threads
 
 import autograd as ag  # noqa: E402
@@ -58,7 +68,7 @@ try:
 except ImportError:
     torch = None
 
-BENCHMARKS = ("cnn", "transformer", "lstm", "unet", "accuracy")
+BENCHMARKS = ("cnn", "transformer", "lstm", "unet", "encoder", "accuracy")
 STEP_TARGET = 2.0  # ours / PyTorch, one training step
 ACCURACY_TARGET = 0.95
 FULL, QUICK = (15, 5, 3), (3, 2, 1)  # (repeats, steps per repeat, warm-up steps)
@@ -110,15 +120,30 @@ def text_batches(codes, count, batch=TEXT_BATCH, block=BLOCK, seed=1):
 # --- one training step, either engine ---------------------------------------------------------
 
 
-def step_fn(lib, model, opt, clip=None, mse=False):
-    """zero_grad, forward, cross-entropy (or MSE), backward, (clip,) step; returns the loss."""
+def tagged_batches(codes, count, batch=TEXT_BATCH, block=BLOCK, seed=2):
+    """Windows of the text with their last characters padded away (lengths from half the
+    block up), each token tagged 1 where it is a space; padding tagged -100 (ignored)."""
+    rng = np.random.default_rng(seed)
+    batches = []
+    for idx, _ in text_batches(codes, count, batch, block, seed):
+        padding = np.arange(block)[None, :] >= rng.integers(block // 2, block + 1, (batch, 1))
+        tags = np.where(padding, -100, idx == codes.min()).astype(np.int64)
+        batches.append((np.where(padding, 0, idx), padding, tags))
+    return batches
+
+
+def step_fn(lib, model, opt, clip=None, mse=False, tagged=False):
+    """zero_grad, forward, cross-entropy (or MSE), backward, (clip,) step; returns the loss.
+    With ``tagged`` the step takes (tokens, padding mask, tags) and the loss ignores -100."""
     functional = lib.nn.functional
 
-    def step(x, y):
+    def step(x, *rest):
         opt.zero_grad()
-        out = model(x)
+        *mask, y = rest
+        out = model(x, *mask)
         loss = (functional.mse_loss(out, y) if mse else
-                functional.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1)))
+                functional.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1),
+                                         ignore_index=-100))
         loss.backward()
         if clip is not None:
             lib.nn.utils.clip_grad_norm_(model.parameters(), clip)
@@ -156,15 +181,23 @@ def workloads(dtype):
     unet = (step_fn(ag, ours, ag.optim.AdamW(ours.parameters(), lr=1e-2), mse=True),
             step_fn(torch, theirs, torch.optim.AdamW(theirs.parameters(), lr=1e-2), mse=True),
             ours, theirs, unet_batches)
-    return {"cnn": cnn, "transformer": transformer, "lstm": lstm, "unet": unet}
+    ours, theirs = twins(lambda lib: token_tagger(lib, vocab, 2, WIDTH, HEADS, norm_first=True),
+                         dtype)
+    encoder = (step_fn(ag, ours, ag.optim.SGD(ours.parameters(), lr=0.1, momentum=0.9),
+                       tagged=True),
+               step_fn(torch, theirs, torch.optim.SGD(theirs.parameters(), lr=0.1,
+                                                      momentum=0.9), tagged=True),
+               ours, theirs, tagged_batches(codes, 8))
+    return {"cnn": cnn, "transformer": transformer, "lstm": lstm, "unet": unet,
+            "encoder": encoder}
 
 
 def check(name, ours_step, theirs_step, ours, theirs, batches):
     """Three steps in both engines from the same weights must agree (loss and parameters)."""
     rtol = 1e-8 if ours.parameters()[0].dtype == np.float64 else 1e-3
-    for x, y in batches[:3]:
-        mine = ours_step(x, y).item()
-        reference = theirs_step(torch.from_numpy(x), torch.from_numpy(y)).item()
+    for batch in batches[:3]:
+        mine = ours_step(*batch).item()
+        reference = theirs_step(*map(torch.from_numpy, batch)).item()
         if not np.isclose(mine, reference, rtol=rtol, atol=0):
             sys.exit(f"check failed: {name} loss {mine} differs from PyTorch's {reference}")
     for (key, a), b in zip(ours.state_dict().items(), theirs.state_dict().values(), strict=True):
@@ -178,9 +211,9 @@ def step_case(step, batches, convert):
     position = [0]
 
     def run(_):
-        x, y = converted[position[0] % len(converted)]
+        batch = converted[position[0] % len(converted)]
         position[0] += 1
-        step(x, y)
+        step(*batch)
 
     return Case(run)
 
@@ -248,7 +281,7 @@ def main(argv=None):
                         help="BLAS and PyTorch threads, the same for both (default 1)")
     parser.add_argument("--only", metavar="NAME[,NAME]",
                         help=f"run only these, from: {', '.join(BENCHMARKS)}")
-    parser.add_argument("--profile", metavar="NAME", choices=("cnn", "transformer", "lstm", "unet"),
+    parser.add_argument("--profile", metavar="NAME", choices=BENCHMARKS[:-1],
                         help="instead of timing, profile our engine on one workload")
     args = parser.parse_args(argv)
     chosen = BENCHMARKS if args.only is None else tuple(args.only.split(","))

@@ -21,6 +21,7 @@ from .layers import (
     Dropout,
     Embedding,
     Flatten,
+    Hardswish,
     Hardtanh,
     Identity,
     LeakyReLU,
@@ -30,6 +31,7 @@ from .layers import (
     Mish,
     ModuleDict,
     ModuleList,
+    PReLU,
     ReLU,
     ReLU6,
     Sequential,
@@ -63,17 +65,20 @@ from .normalization import (
 )
 from .recurrent import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .serialization import load, save
+from .transformer import TransformerDecoderLayer, TransformerEncoder, TransformerEncoderLayer
 from .upsampling import Upsample
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
     "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
     "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GRU", "GRUCell",
-    "GroupNorm", "Hardtanh", "HuberLoss", "Identity", "IncompatibleKeys", "InstanceNorm1d",
-    "InstanceNorm2d", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm", "LeakyReLU",
-    "Linear", "LogSigmoid", "LogSoftmax", "MLP", "MSELoss", "MaxPool1d", "MaxPool2d", "Mish",
-    "Module", "ModuleDict", "ModuleList", "MultiMarginLoss", "MultiheadAttention", "NLLLoss",
-    "Parameter", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "ReLU", "ReLU6", "Sequential",
-    "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten", "Upsample",
-    "functional", "init", "load", "save", "utils",
+    "GroupNorm", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "IncompatibleKeys",
+    "InstanceNorm1d", "InstanceNorm2d", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm",
+    "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MLP", "MSELoss", "MaxPool1d",
+    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiMarginLoss",
+    "MultiheadAttention", "NLLLoss", "PReLU", "Parameter", "RNN", "RNNBase", "RNNCell",
+    "RNNCellBase", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax",
+    "Softplus", "Tanh", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer", "Unflatten", "Upsample", "functional", "init", "load", "save",
+    "utils",
 ]

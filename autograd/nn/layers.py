@@ -12,12 +12,14 @@ from .. import creation
 from ..ops import (
     elu,
     gelu,
+    hardswish,
     hardtanh,
     leaky_relu,
     linear,
     log_softmax,
     logsigmoid,
     mish,
+    prelu,
     relu6,
     silu,
     softmax,
@@ -260,6 +262,29 @@ class Hardtanh(Module):
 
     def forward(self, x):
         return hardtanh(x, self.min_val, self.max_val)
+
+
+class Hardswish(Module):
+    """x · relu6(x + 3) / 6: SiLU's shape from pieces of lines (MobileNetV3)."""
+
+    def forward(self, x):
+        return hardswish(x)
+
+
+class PReLU(Module):
+    """x where x > 0, else a·x with ``a`` learned (``weight``: one for all channels, or one per
+    channel on axis 1), starting at ``init``."""
+
+    def __init__(self, num_parameters=1, init=0.25, dtype=np.float64):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.weight = Tensor(np.full(num_parameters, init, dtype), requires_grad=True)
+
+    def forward(self, x):
+        return prelu(x, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
 
 
 class LogSigmoid(Module):
