@@ -10,7 +10,7 @@
 
 import numpy as np
 
-from . import forward_ad, func, functional, nn, optim, viz
+from . import forward_ad, func, functional, linalg, nn, optim, viz
 from .creation import (
     arange,
     eye,

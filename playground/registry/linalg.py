@@ -177,7 +177,68 @@ ENTRIES += (
     ),
 )
 
+def _square_shape(shapes, attrs):
+    (a,) = shapes[:1]
+    if len(a) < 2 or a[-1] != a[-2]:
+        raise ValueError("a square matrix (or a batch of them)")
+    return a
+
+
+def _determinant_shape(shapes, attrs):
+    return _square_shape(shapes, attrs)[:-2]
+
+
+def _solve_shape(shapes, attrs):
+    a, b = shapes
+    _square_shape([a], attrs)
+    if len(b) < 1 or b[-2 if len(b) > 1 else 0] != a[-1]:
+        raise ValueError("B's rows must match A's size")
+    return b
+
+
+ENTRIES += (
+    OpInfo(
+        "inv", 1, (), "Inverse of a square matrix (or of each in a batch): A @ inv(A) = I.",
+        r"\bar{A} = -A^{-\top}\,\bar{Y}\,A^{-\top}",
+        ag.linalg.inv, "inv(x)", torch_code.call("torch.linalg.inv"),
+        sentence=(
+            "Nudging A moves its inverse the other way, scaled by the inverse on both sides: "
+            "-A⁻ᵀ Ȳ A⁻ᵀ."
+        ),
+    ),
+    OpInfo(
+        "det", 1, (), "Determinant of a square matrix (or of each in a batch).",
+        r"\frac{\partial y}{\partial A} = \det(A)\,A^{-\top}",
+        ag.linalg.det, "det(x)", torch_code.call("torch.linalg.det"),
+        sentence=(
+            "Each entry's gradient is its cofactor, det(A)·A⁻ᵀ: how much the volume grows as "
+            "that entry does."
+        ),
+    ),
+    OpInfo(
+        "slogdet", 1, (), "Log of the absolute determinant, log |det A|, computed stably.",
+        r"\frac{\partial y}{\partial A} = A^{-\top}",
+        lambda x: ag.linalg.slogdet(x).logabsdet, "slogdet(x)",
+        torch_code.code(lambda x, a, n: f"torch.linalg.slogdet({x[0]}).logabsdet"),
+        sentence="The log-determinant's gradient is the inverse transposed, A⁻ᵀ, at any scale.",
+    ),
+    OpInfo(
+        "solve", 2, (), "The solution X of A @ X = B (B a vector or a matrix).",
+        r"\bar{B} = A^{-\top}\,\bar{X},\quad \bar{A} = -\bar{B}\,X^{\top}",
+        ag.linalg.solve, "solve(a, b)", torch_code.call("torch.linalg.solve"),
+        symbols=("A", "B"),
+        sentence=(
+            "B's gradient is another solve, with A transposed; A's is minus that times the "
+            "solution, transposed."
+        ),
+    ),
+)
+
 SHAPE_RULES = {
+    "inv": _square_shape,
+    "det": _determinant_shape,
+    "slogdet": _determinant_shape,
+    "solve": _solve_shape,
     "mm": _mm_shape,
     "mv": _mv_shape,
     "addmm": _added(_mm_shape),

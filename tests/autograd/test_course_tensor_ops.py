@@ -47,6 +47,7 @@ ONE_ZERO = np.array([[0.0, 2.0, -3.0], [1.5, 0.5, -2.0], [4.0, 0.0, 0.5]])
 TWO_ZEROS = np.array([[0.0, 2.0, 0.0], [1.5, 0.5, -2.0]])
 INSIDE_ONE = np.array([[0.3, -0.6, 0.9, -0.05], [0.45, -0.99, 0.7, 0.1]])
 NO_POLES = np.array([[0.3, -0.6, 2.9, -1.5], [4.5, -2.2, 17.0, 0.1]])  # away from 0, -1, -2, ...
+WELL_CONDITIONED = np.array([[2.0, 0.5, -0.3], [0.4, 1.5, 0.2], [-0.6, 0.1, 1.8]])
 TIES = np.array([[[1.0, 3.0], [3.0, 0.5]], [[2.0, 3.0], [-1.0, 0.5]]])
 WITH_NAN = np.array([[1.5, np.nan, -0.5], [np.nan, np.nan, 2.0]])
 XLOGY_X = np.array([[0.0, 0.0, 0.0], [1.5, 0.0, -2.0]])
@@ -308,6 +309,34 @@ CASES = [
     Case("baddbmm", lambda i, a, b: ag.baddbmm(i, a, b, beta=2.0, alpha=0.5),
          lambda i, a, b: torch.baddbmm(i, a, b, beta=2.0, alpha=0.5),
          [r(1, 3, 2), r(2, 3, 4), r(2, 4, 2)]),
+    # autograd.linalg (symmetric and positive definite inputs are made inside, so the gradient
+    # reaches every element as in PyTorch)
+    Case("linalg.inv", ag.linalg.inv, torch.linalg.inv, [WELL_CONDITIONED], tol32=1e-4),
+    Case("linalg.inv of a batch", ag.linalg.inv, torch.linalg.inv,
+         [np.stack([WELL_CONDITIONED, WELL_CONDITIONED.T])], tol32=1e-4),
+    Case("linalg.det", ag.linalg.det, torch.linalg.det, [WELL_CONDITIONED], tol32=1e-4),
+    Case("linalg.slogdet", lambda a: ag.linalg.slogdet(a).logabsdet,
+         lambda a: torch.linalg.slogdet(a).logabsdet, [-WELL_CONDITIONED], tol32=1e-4),
+    Case("linalg.solve", ag.linalg.solve, torch.linalg.solve, [WELL_CONDITIONED, r(3, 2)],
+         tol32=1e-4),
+    Case("linalg.solve a vector", ag.linalg.solve, torch.linalg.solve,
+         [WELL_CONDITIONED, r(3)], tol32=1e-4),
+    Case("linalg.cholesky", lambda m: ag.linalg.cholesky(m @ m.mT + ag.eye(3, dtype=m.dtype)),
+         lambda m: torch.linalg.cholesky(m @ m.mT + torch.eye(3, dtype=m.dtype)), [r(3, 3)],
+         tol32=1e-4),
+    Case("linalg.eigh values", lambda m: ag.linalg.eigh(m + m.mT).eigenvalues,
+         lambda m: torch.linalg.eigh(m + m.mT).eigenvalues, [r(3, 3)], tol32=1e-4),
+    Case("linalg.eigh vectors", lambda m: ag.linalg.eigh(m + m.mT).eigenvectors.abs(),
+         lambda m: torch.linalg.eigh(m + m.mT).eigenvectors.abs(), [r(3, 3)], tol32=1e-4),
+    Case("linalg.eigvalsh", lambda m: ag.linalg.eigvalsh(m + m.mT),
+         lambda m: torch.linalg.eigvalsh(m + m.mT), [r(4, 4)], tol32=1e-4),
+    *(Case(f"linalg.matrix_norm {order}", lambda m, o=order: ag.linalg.matrix_norm(m, o),
+           lambda m, o=order: torch.linalg.matrix_norm(m, o), [r(3, 4)],
+           linear=order != "fro", skip=("fd",) if order != "fro" else ())
+      for order in ("fro", 1, -1, np.inf, -np.inf)),
+    Case("linalg.vector_norm", lambda x: ag.linalg.vector_norm(x, 3, dim=1, keepdim=True),
+         lambda x: torch.linalg.vector_norm(x, 3, dim=1, keepdim=True), [r(3, 4)]),
+    Case("linalg.norm", lambda x: ag.linalg.norm(x), lambda x: torch.linalg.norm(x), [r(3, 4)]),
 ]
 BY_ID = pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 NONLINEAR = [case for case in CASES if not case.linear and "second" not in case.skip]
@@ -583,7 +612,30 @@ def test_errors_name_the_op_the_shapes_and_the_fix(what, call, message):
     (lambda: ag.diff(ag.tensor(r(3, 4)), prepend=ag.tensor(r(4))),
      r"diff expects prepend and append to have the input's number of dimensions"),
     (lambda: ag.cumprod(ag.tensor(r(3, 4)), dim=2), r"cumprod: axis 2 is out of range"),
+    (lambda: ag.linalg.inv(ag.tensor(np.ones((2, 2)))), r"linalg.inv: the matrix is singular"),
+    (lambda: ag.linalg.det(ag.tensor(r(2, 3))), r"linalg.det: A must be batches of square"),
+    (lambda: ag.linalg.solve(ag.tensor(np.eye(3)), ag.tensor(r(2, 2))),
+     r"linalg.solve: incompatible shapes of A \(3, 3\) and B \(2, 2\)"),
+    (lambda: ag.linalg.cholesky(ag.tensor(-np.eye(2))), r"not positive-definite"),
+    (lambda: ag.linalg.matrix_norm(ag.tensor(r(2, 2)), "nuc"), r"ord 'nuc' is not implemented"),
 ])
 def test_products_and_reductions_refuse_bad_shapes_naming_the_op_and_the_fix(call, message):
     with pytest.raises((ValueError, IndexError), match=message):
         call()
+
+
+def test_eigh_with_repeated_eigenvalues_gives_the_eigenvectors_nan_gradient_as_torch():
+    eye = np.eye(3)
+    a, t = ag.tensor(eye, requires_grad=True), torch.tensor(eye, requires_grad=True)
+    ag.linalg.eigh(a).eigenvectors.sum().backward()
+    torch.linalg.eigh(t).eigenvectors.sum().backward()
+    assert np.isnan(a.grad.data).all() and torch.isnan(t.grad).all()
+    a.grad = None
+    ag.linalg.eigh(a).eigenvalues.sum().backward()  # the eigenvalues' part is defined there
+    np.testing.assert_array_equal(a.grad.data, eye)
+
+
+def test_det_refuses_the_gradient_at_a_singular_matrix_naming_what_torch_does():
+    a = ag.tensor(np.ones((2, 2)), requires_grad=True)
+    with pytest.raises(ValueError, match="gradient of det at a singular matrix"):
+        ag.linalg.det(a).backward()

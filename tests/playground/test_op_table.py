@@ -24,6 +24,10 @@ INTERNAL = {
               "create_graph",
     "MedianOfAll": "x.median() of every element; the playground has no median yet",
     "NormalCdf": "Φ(x), gelu's backward recorded only under create_graph",
+    **{name: "reads one triangle of a symmetric input and has PyTorch's symmetric gradient, "
+             "which finite differences of the raw input do not show; autograd.linalg's "
+             "cholesky and eigh, not in the playground"
+       for name in ("Cholesky", "EighValues", "EighVectors")},
     "Polygamma": "ψ⁽ⁿ⁾(x), digamma's derivatives, recorded only under create_graph (and "
                  "ag.polygamma(n, x), which the playground does not offer)",
 }

@@ -12,6 +12,7 @@ W = np.array([1.5, 0.7, -0.9])
 S = np.array([[[0.5, -1.2], [2.0, 0.3]], [[0.8, -0.4], [1.5, 0.7]]])
 I_GATHER = np.array([[2.0, 0.0], [1.0, 1.0]])
 M = np.array([1.0, 0.0, 1.0])
+SQUARE = np.array([[2.0, 0.5, -0.3], [0.4, 1.5, 0.2], [-0.6, 0.1, 1.8]])
 NAN = np.array([[0.5, np.nan, 2.0], [np.nan, -1.2, 0.3]])
 
 
@@ -58,6 +59,10 @@ CASES = {
     "addmm": ((V[:2], X, Y.T), {"beta": 0.5, "alpha": 2.0},
               lambda c, a, b: 0.5 * c + 2.0 * a @ b, (0, 1, 2)),
     "baddbmm": ((S, S, S), {"alpha": -1.0}, lambda c, a, b: c - a @ b, (0, 1, 2)),
+    "inv": ((SQUARE,), {}, np.linalg.inv, (0,)),
+    "det": ((S,), {}, np.linalg.det, (0,)),
+    "slogdet": ((-SQUARE,), {}, lambda a: np.linalg.slogdet(a)[1], (0,)),
+    "solve": ((SQUARE, X.T), {}, np.linalg.solve, (0, 1)),
     "cumprod": ((Z + X,), {"axis": 1}, lambda a: np.cumprod(a, axis=1), (0,)),
     "logcumsumexp": ((X,), {"axis": 0}, lambda a: np.logaddexp.accumulate(a, axis=0), (0,)),
     "nansum": ((NAN,), {"axis": 1}, lambda a: np.nansum(a, axis=1), (0,)),
@@ -140,7 +145,13 @@ am = addmm(C, A, B, beta=0.5, alpha=-2.0)
 c = [0.3, -0.2]
 ab = addmm(c, A, B)
 bb = baddbmm(C, T, transpose(T, axes=(1, 2)), beta=2.0)
-L = sum(mm1 * mm1) + sum(mv1 * mv1) + sum(am * am) + sum(ab * ab) + sum(bb * bb) + sum(cp * cp) + sum(cz * cz) + sum(lc * lc) + sum(ns * ns) + sum(nm) + q1 + sum(q2 * q2) + sum(d1 * d1) + sum(d2 * d2) + sum(d3 * d3)
+Q = [[2.0, 0.5, -0.3, 0.1], [0.4, 1.5, 0.2, 0.0], [-0.6, 0.1, 1.8, 0.3], [0.2, 0.0, 0.4, 1.2]]
+iv = inv(Q)
+dt = det(Q)
+ld = slogdet(Q * -1.0)
+so = solve(Q, B)
+sv = solve(Q, u)
+L = sum(iv * iv) + dt + ld + sum(so * so) + sum(sv * sv) + sum(mm1 * mm1) + sum(mv1 * mv1) + sum(am * am) + sum(ab * ab) + sum(bb * bb) + sum(cp * cp) + sum(cz * cz) + sum(lc * lc) + sum(ns * ns) + sum(nm) + q1 + sum(q2 * q2) + sum(d1 * d1) + sum(d2 * d2) + sum(d3 * d3)
 """  # noqa: E501
 
 PROGRAMS = {"tensor_ops": TENSOR_OPS, "running_nan_and_products": RUNNING_AND_NAN}

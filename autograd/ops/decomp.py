@@ -1,0 +1,227 @@
+"""Matrix functions and decompositions of ``torch.linalg`` (inv, det, slogdet, solve, cholesky,
+eigh): one Function per output, each with PyTorch's derivative written with the engine's ops, so
+a gradient can be differentiated again. An op with several outputs (slogdet, eigh) records one
+node per output; each node's backward is the part of PyTorch's formula that its output's
+gradient contributes (the formulas are linear in the outputs' gradients, so the parts add up to
+PyTorch's). They are reached as ``autograd.linalg.<name>`` (see ``autograd/linalg.py``)."""
+
+import numpy as np
+
+from ..function import Function
+from ..tensor import Tensor
+from .elementwise import call
+
+
+def _square(name, a):
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"linalg.{name}: A must be batches of square matrices, but they are "
+                         f"{' by '.join(map(str, a.shape[-2:])) or 'a number'} (shape {a.shape}),"
+                         " as PyTorch says; a square matrix has as many rows as columns")
+
+
+def _mT(x):
+    return x.swapaxes(-1, -2)
+
+
+def _singular(name, error):
+    return ValueError(f"linalg.{name}: the matrix is singular (not invertible: {error}), so "
+                      "there is no answer; PyTorch refuses it too. Check for a repeated or zero "
+                      "row, or use linalg.pinv-like least squares")
+
+
+class Inv(Function):
+    """A⁻¹, with derivative −A⁻ᵀ Ȳ A⁻ᵀ (from the output)."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        _square("inv", a)
+        try:
+            out = np.linalg.inv(a)
+        except np.linalg.LinAlgError as error:
+            raise _singular("inv", error) from None
+        self.save_for_backward(out)
+        return out
+
+    def backward(self, grad):
+        (out,) = self.saved_tensors
+        return -(_mT(out) @ grad @ _mT(out))
+
+    def jvp(self, tangent):
+        (out,) = self.saved_tensors
+        return -(out @ tangent @ out)
+
+
+class Det(Function):
+    """det A, with derivative det A · A⁻ᵀ (the cofactor matrix). At a singular matrix PyTorch
+    gives the cofactors through an SVD; here A⁻¹ does not exist, so that gradient is refused."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        _square("det", a)
+        out = np.linalg.det(a)
+        self.save_for_backward(a, out)
+        return out
+
+    def _inverse(self, a):
+        try:
+            return call(Inv, a)
+        except ValueError:
+            raise ValueError("linalg.det: the gradient of det at a singular matrix (det = 0) is "
+                             "its cofactor matrix, which this engine does not compute (PyTorch "
+                             "does, through an SVD); move the matrix off the singular point"
+                             ) from None
+
+    def backward(self, grad):
+        a, out = self.saved_tensors
+        return (grad * out)[..., None, None] * _mT(self._inverse(a))
+
+    def jvp(self, tangent):
+        a, out = self.saved_tensors
+        return out * np.trace(self._inverse(a) @ tangent, axis1=-2, axis2=-1)
+
+
+class LogAbsDet(Function):
+    """log |det A| (slogdet's second output), with derivative A⁻ᵀ."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        _square("slogdet", a)
+        self.save_for_backward(a)
+        return np.linalg.slogdet(a)[1]
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        return grad[..., None, None] * _mT(call(Inv, a))
+
+    def jvp(self, tangent):
+        (a,) = self.saved_tensors
+        return np.trace(call(Inv, a) @ tangent, axis1=-2, axis2=-1)
+
+
+class Solve(Function):
+    """X with A X = B (B a matrix or batch of them), with derivatives B̄ = A⁻ᵀ Ȳ and
+    Ā = −B̄ Xᵀ."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a, b):
+        _square("solve", a)
+        if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
+            raise ValueError(f"linalg.solve: incompatible shapes of A {a.shape} and B {b.shape}: "
+                             "B's rows (its second-to-last size) must match A's size, as in "
+                             "PyTorch; a vector b is solve(A, b) with b of shape (n,)")
+        try:
+            out = np.linalg.solve(a, b)
+        except np.linalg.LinAlgError as error:
+            raise _singular("solve", error) from None
+        self.save_for_backward(a, out)
+        return out
+
+    def backward(self, grad):
+        a, out = self.saved_tensors
+        need_a, need_b = self.needs_input_grad
+        grad_b = Solve.apply(_mT(a), grad) if isinstance(grad, Tensor) else np.linalg.solve(
+            _mT(a), grad)
+        return (-(grad_b @ _mT(out)) if need_a else None, grad_b if need_b else None)
+
+    def jvp(self, tangent_a, tangent_b):
+        a, out = self.saved_tensors
+        return np.linalg.solve(a, tangent_b - tangent_a @ out)
+
+
+class Cholesky(Function):
+    """L, lower triangular, with L Lᵀ = A (A symmetric positive definite; the lower triangle is
+    read). PyTorch's derivative: Φ = tril(Lᵀ L̄) with its diagonal halved,
+    Ā = ½(S + Sᵀ) with S = L⁻ᵀ Φ L⁻¹."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        _square("cholesky", a)
+        try:
+            out = np.linalg.cholesky(a)
+        except np.linalg.LinAlgError:
+            raise ValueError(
+                "linalg.cholesky: the input is not positive-definite (as PyTorch says), so it "
+                "has no Cholesky factor; A = M @ M.mT + eps * I is, for a full-rank M") from None
+        self.save_for_backward(out)
+        return out
+
+    def backward(self, grad):
+        (low,) = self.saved_tensors
+        n = low.shape[-1]
+        phi = (_mT(low) @ grad) * (np.tril(np.ones((n, n))) - 0.5 * np.eye(n))
+        inverse = call(Inv, low)
+        s = _mT(inverse) @ phi @ inverse
+        return 0.5 * (s + _mT(s))
+
+    def jvp(self, tangent):
+        (low,) = self.saved_tensors
+        n = low.shape[-1]
+        inverse = np.linalg.inv(low)
+        inner = inverse @ tangent @ _mT(inverse)
+        return low @ (inner * (np.tril(np.ones((n, n))) - 0.5 * np.eye(n)))
+
+
+class _Eigh(Function):
+    """The eigenvalues (ascending) and eigenvectors of a symmetric matrix (its lower triangle is
+    read). PyTorch's derivative: Ā = Q (diag(λ̄) + skew(Qᵀ Q̄) / E) Qᵀ with E_ij = λ_j − λ_i,
+    so repeated eigenvalues give inf or NaN, as in PyTorch, where the eigenvectors' gradient is
+    not defined; the eigenvalues' part alone is Q diag(λ̄) Qᵀ, defined everywhere."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        _square("eigh", a)
+        values, vectors = np.linalg.eigh(a)
+        self.save_for_backward(a, values, vectors)
+        return values if type(self) is EighValues else vectors
+
+    def _pair(self):
+        """(λ, Q) of the saved input: recorded ones under create_graph, so that they carry on."""
+        a, values, vectors = self.saved_tensors
+        if isinstance(a, Tensor):
+            return EighValues.apply(a), EighVectors.apply(a)
+        return values, vectors
+
+
+class EighValues(_Eigh):
+    __slots__ = ()
+
+    def backward(self, grad):
+        _, vectors = self._pair()
+        return (vectors * grad[..., None, :]) @ _mT(vectors)
+
+    def jvp(self, tangent):
+        _, _, vectors = self.saved_tensors
+        return np.einsum("...ji,...jk,...ki->...i", vectors, tangent, vectors)
+
+
+class EighVectors(_Eigh):
+    __slots__ = ()
+
+    def backward(self, grad):
+        values, vectors = self._pair()
+        inner = _mT(vectors) @ grad
+        gaps = values[..., None, :] - values[..., :, None]  # E_ij = λ_j − λ_i
+        n = gaps.shape[-1]
+        off = 1 - np.eye(n)
+        scaled = 0.5 * (inner - _mT(inner)) * off / (gaps + np.eye(n))
+        return vectors @ scaled @ _mT(vectors)
+
+    def jvp(self, tangent):
+        _, values, vectors = self.saved_tensors
+        n = values.shape[-1]
+        gaps = values[..., None, :] - values[..., :, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inner = (_mT(vectors) @ tangent @ vectors) * (1 - np.eye(n)) / (gaps + np.eye(n))
+        return vectors @ inner
