@@ -43,6 +43,9 @@ _ROLES = {  # role -> (border colour, border width, extra style): the second cue
     "oval": (OKABE_ITO["orange"], 1.0, ""),
     "unused": (OKABE_ITO["grey"], 1.0, ",dotted"),
 }
+ROLE_WORDS = {"input": "input", "const": "constant", "op": "operation", "output": "output",
+              "flag": "flagged node", "oval": "operation", "unused": "node not used"}
+"""Each role's SVG class in words: what a screen reader says a node of the drawing is."""
 _TINT = 0.2  # a fill is its border colour at this strength over white
 _RECORD_SPECIAL = '\\|{}<>"'
 

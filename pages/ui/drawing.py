@@ -72,11 +72,13 @@ def drawing(spec_json: str, selected: str | None = None,
 
 
 def show(layouts: list[tuple[str, bool, str]], selected: str | None = None,
-         on_select: Callable[[str], None] | None = None, focus: tuple[str, ...] = ()) -> None:
+         on_select: Callable[[str], None] | None = None, focus: tuple[str, ...] = (),
+         announce: str = "") -> None:
     """Draw (rankdir, compact, DOT source) drawings, full ones first. The browser fits the
     drawing to the room left on its screen, in both directions, and keeps the drawing whose
     text comes out larger (`view.Options.variants`); `focus` (Step through's nodes in focus)
-    is panned into view when the drawing is too big to fit whole. A drawing over
+    is panned into view when the drawing is too big to fit whole; `announce` is said by a screen
+    reader each time it changes (a live region of the drawing). A drawing over
     `limits.MAX_DRAWN_SHAPES`, or one Graphviz could not lay out (no `dot` program here), is
     laid out by the browser instead: the last one, without zoom or theme colours."""
     small = all(render.shape_count(dot) <= limits.MAX_DRAWN_SHAPES for _, _, dot in layouts)
@@ -97,15 +99,19 @@ def show(layouts: list[tuple[str, bool, str]], selected: str | None = None,
             "clickable": on_select is not None,
             "highlight": render.HIGHLIGHT,
             "label": ALT,
+            "roles": render.ROLE_WORDS,
             "legible_px": view.LEGIBLE_PX,
             "narrow": [view.NARROW_SCREEN, view.LEGIBLE_PX_NARROW],
             "notes": {"compact": COMPACT_NOTE, "part": PART_NOTE},
+            "announce": announce,
         },
         **callbacks,
     )
     st.caption("Scroll or pinch to zoom, drag to move, **⤢** to see the whole drawing again; "
                "hover over a node for its full value and gradient"
-               + ("; click a node to see it in detail." if on_select else "."))
+               + ("; click a node to see it in detail." if on_select else ".")
+               + " Keyboard: Tab to the drawing, arrows walk its nodes, + and − zoom, 0 fits, "
+               "Shift+arrows move it" + (", Enter picks a node." if on_select else "."))
 
 
 def _picked(on_select: Callable[[str], None]) -> None:

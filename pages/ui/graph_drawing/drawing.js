@@ -3,6 +3,12 @@
 // into the room left on the screen below its top (its width, and the window's height under it
 // with the page scrolled to the top), with zoom and pan by Panzoom (vendor/, prepended to this
 // module), hover text, theme colours and, where the page asks for it, a click that picks a node.
+// For a screen reader the SVG is a graphics-document (WAI-ARIA Graphics) whose records are
+// graphics-symbols named by their hover text (formula, shape, value, grad) in the graph's
+// order, with their role as roledescription; the op ovals and edges, which only repeat it, are
+// hidden. From the keyboard the records are one Tab stop: arrows walk them in the graph's order
+// (the view pans to the one in focus), Enter or Space picks it where a click would, + and -
+// zoom, 0 shows the whole drawing, Shift+arrows pan.
 //
 // Of the drawings sent (each direction, full and compact), the one shown is the full drawing
 // whose fitted text is larger; when that text is under legible_px, the compact drawing with the
@@ -11,11 +17,14 @@
 //
 // data: {drawings: [{rankdir, compact, svg}, ...] full ones first, selected: node name or null,
 //        focus: node names to keep in view, clickable: bool, highlight: CSS colour,
-//        label: text for screen readers, legible_px: the smallest text a fit may make,
+//        label: text for screen readers, roles: {SVG class: role in words},
+//        legible_px: the smallest text a fit may make,
 //        narrow: [width, px]: below that window width (a phone, held close and
 //        zoomed with a pinch) a fit may shrink text down to the second number (the compact
 //        drawing is still preferred below legible_px),
-//        notes: {compact, part}: what the drawing says when compact or shown in part}
+//        notes: {compact, part}: what the drawing says when compact or shown in part,
+//        announce: text a screen reader says when it changes (Step through's step in words;
+//        the live region stays on the page across reruns, so each new text is announced)}
 
 const Panzoom = globalThis.Panzoom;
 const POINT = 4 / 3; // Graphviz measures in points; a CSS pixel is 3/4 of a point
@@ -25,6 +34,9 @@ const BUTTON_STEP = 1.4; // one press of zoom in or out
 const MIN_HEIGHT = 160;
 const BOTTOM_GAP = 12; // pixels kept free under the drawing, so its border shows
 const CLICK_SLOP = 5; // pixels a pointer may move and still click rather than drag
+const PAN_STEP = 40; // pixels one Shift+arrow moves the drawing
+const NEXT = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+const PAN = { ArrowRight: [-1, 0], ArrowLeft: [1, 0], ArrowDown: [0, -1], ArrowUp: [0, 1] };
 const XLINK = "http://www.w3.org/1999/xlink";
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -55,10 +67,12 @@ class View {
         <button type="button" data-zoom="out" title="Zoom out" aria-label="Zoom out">&minus;</button>
         <button type="button" data-zoom="fit" title="Show the whole drawing" aria-label="Show the whole drawing">&#x2922;</button>
       </div>
-      <div class="viewport"><div class="stage"></div></div>`;
+      <div class="viewport"><div class="stage"></div></div>
+      <p class="announce" role="status" aria-live="polite" aria-atomic="true"></p>`;
     root.appendChild(this.box);
     this.viewport = this.box.querySelector(".viewport");
     this.note = this.box.querySelector(".note");
+    this.announce = this.box.querySelector(".announce");
     this.textBox = textBoxRatio(root);
     this.stage = this.box.querySelector(".stage");
     this.panzoom = Panzoom(this.stage, {
@@ -98,6 +112,8 @@ class View {
       this.pressed = [event.clientX, event.clientY];
     });
     this.viewport.addEventListener("click", (event) => this.click(event));
+    this.stage.addEventListener("keydown", (event) => this.key(event));
+    this.stage.addEventListener("focusin", (event) => this.focusOn(event.target));
   }
 
   update(data, setTriggerValue) {
@@ -105,6 +121,9 @@ class View {
     this.setTriggerValue = setTriggerValue;
     this.box.classList.toggle("clickable", Boolean(data.clickable));
     this.box.style.setProperty("--highlight", data.highlight);
+    if (this.announce.textContent !== (data.announce ?? "")) {
+      this.announce.textContent = data.announce ?? "";
+    }
     this.drawings = data.drawings.map((d) => ({
       ...d, size: naturalSize(d.svg), text: smallestFont(d.svg) * POINT * this.textBox,
     }));
@@ -165,8 +184,10 @@ class View {
     const svg = new DOMParser().parseFromString(drawing.svg, "image/svg+xml").documentElement;
     svg.setAttribute("width", `${drawing.size[0]}px`);
     svg.setAttribute("height", `${drawing.size[1]}px`);
-    svg.setAttribute("role", "img");
+    svg.setAttribute("role", "graphics-document");
     svg.setAttribute("aria-label", this.data.label);
+    svg.querySelector("g.graph > title")?.remove(); // "G", Graphviz's name of the graph
+    for (const edge of svg.querySelectorAll("g.edge")) edge.setAttribute("aria-hidden", "true");
     for (const link of svg.querySelectorAll("a")) {
       const text = link.getAttributeNS(XLINK, "title"); // Chromium shows <title>, not this
       if (!text) continue;
@@ -178,8 +199,16 @@ class View {
       const shape = node.querySelector("[stroke]:not([fill='none'])");
       if (shape) node.style.setProperty("--role", shape.getAttribute("stroke"));
       node.dataset.name = node.querySelector("title").textContent.replace(/#op$/, "");
+      this.describe(node);
     }
+    const focused = this.stage.contains(this.box.getRootNode().activeElement)
+      && this.focused?.dataset.name;
     this.stage.replaceChildren(svg);
+    this.records = [...svg.querySelectorAll("g.node[role='graphics-symbol']")];
+    this.focused = this.records.find((n) => n.dataset.name === focused)
+      ?? this.records.find((n) => n.dataset.name === this.data.selected) ?? this.records[0];
+    this.focused?.setAttribute("tabindex", "0");
+    if (focused) this.focused?.focus({ preventScroll: true });
     this.stage.dataset.rankdir = drawing.rankdir;
     this.shown = drawing;
     this.select();
@@ -219,6 +248,61 @@ class View {
     const cy = (centre((b) => b.top, (b) => b.bottom) - stage.top) / now;
     return [clamp(roomWidth / 2 / scale - cx, roomWidth, width),
       clamp(roomHeight / 2 / scale - cy, roomHeight, height)];
+  }
+
+  // A record is a graphics-symbol named by its hover text, one line a phrase; an op oval
+  // (whose formula the record it points to repeats) is hidden from screen readers.
+  describe(node) {
+    const role = [...node.classList].find((c) => c in this.data.roles);
+    const text = node.querySelector("a")?.getAttributeNS(XLINK, "title");
+    if (role === "oval" || !text) {
+      node.setAttribute("aria-hidden", "true");
+      return;
+    }
+    node.setAttribute("role", "graphics-symbol");
+    if (role) node.setAttribute("aria-roledescription", this.data.roles[role]);
+    node.setAttribute("aria-label", text.replace(/\n(?=[^\s[])/g, "; ").replace(/\s+/g, " "));
+    node.setAttribute("tabindex", "-1");
+  }
+
+  // Keys on a record: walk the records, pick one, zoom, pan.
+  key(event) {
+    const at = this.records.indexOf(event.target.closest("g.node"));
+    if (at < 0 || event.ctrlKey || event.metaKey || event.altKey) return;
+    const last = this.records.length - 1;
+    let next = null;
+    if (event.key in NEXT && event.shiftKey) {
+      const [dx, dy] = PAN[event.key];
+      this.panzoom.pan(dx * PAN_STEP, dy * PAN_STEP, { relative: true, animate: false });
+      this.fitted = false;
+    } else if (event.key in NEXT) next = Math.min(last, Math.max(0, at + NEXT[event.key]));
+    else if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = last;
+    else if (event.key === "+" || event.key === "=") this.zoomBy(BUTTON_STEP);
+    else if (event.key === "-") this.zoomBy(1 / BUTTON_STEP);
+    else if (event.key === "0") this.fit();
+    else if ((event.key === "Enter" || event.key === " ") && this.data.clickable) {
+      this.setTriggerValue("node", this.records[at].dataset.name);
+    } else return;
+    event.preventDefault();
+    event.stopPropagation(); // not Streamlit's own shortcuts
+    if (next !== null) this.records[next].focus({ preventScroll: true });
+  }
+
+  // The record in focus is the drawing's one Tab stop and is panned into view.
+  focusOn(node) {
+    if (!this.records.includes(node)) return;
+    for (const record of this.records) record.setAttribute("tabindex", "-1");
+    node.setAttribute("tabindex", "0");
+    this.focused = node;
+    const box = node.getBoundingClientRect();
+    const room = this.viewport.getBoundingClientRect();
+    const dx = Math.max(0, room.left - box.left) - Math.max(0, box.right - room.right);
+    const dy = Math.max(0, room.top - box.top) - Math.max(0, box.bottom - room.bottom);
+    if (!dx && !dy) return;
+    const scale = this.panzoom.getScale();
+    this.panzoom.pan(dx / scale, dy / scale, { relative: true, animate: false });
+    this.fitted = false;
   }
 
   zoomBy(factor) {
