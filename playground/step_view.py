@@ -15,13 +15,22 @@ import numpy as np
 
 from autograd.format import array_lines, array_text, number, shape_text
 
-from . import registry
+from . import registry, spoken
 from .evaluate import NodeResult, Result
 from .notation import HIDDEN, NodeNames, call, eq, scalar
 from .render import not_used, not_used_text
 from .steps import Backward, Gradient, Tangents, local_partials, summed_axes
 from .steps_render import Overlay
-from .traces import Hide, adjoint_line, forward_line, seed_line, show_all, sum_line, tangent_line
+from .traces import (
+    Hide,
+    Line,
+    adjoint_line,
+    forward_line,
+    seed_line,
+    show_all,
+    sum_line,
+    tangent_line,
+)
 
 COMPACT_NUMBERS = 3
 """In the compact drawing, tensors up to this many elements still show their numbers."""
@@ -40,6 +49,8 @@ class StepView:
     lines: tuple[str, ...]
     notes: tuple[str, ...]
     overlay: Overlay
+    spoken: tuple[str, ...] = ()
+    """The lines in words, for a screen reader (`playground.spoken`)."""
 
 
 def operations(result: Result) -> list[NodeResult]:
@@ -123,13 +134,13 @@ def _forward(result, mode, k, n, tangents, compact, hide, answered=show_all) -> 
             edges[(focus.name, slot)] = _edge_label(shown, hidden)
         if tangent:
             partials = local_partials(result, focus.name)
-            lines.append(tangent_line(result, tangents, focus.name, names, partials, hide).aligned)
+            lines.append(tangent_line(result, tangents, focus.name, names, partials, hide))
             if not scalar(tangents.values[focus.name]):
                 notes.append(_summary_note(f"tangent of {focus.name}",
                                            tangents.values[focus.name],
                                            hide("tangent", focus.name)))
         else:
-            lines.append(forward_line(result, focus.name, names, hide).aligned)
+            lines.append(forward_line(result, focus.name, names, hide))
             if not scalar(focus.value):
                 shapes = ", ".join(f"{o} {shape_text(result.value(o).shape)}"
                                    for o in focus.operands)
@@ -138,8 +149,7 @@ def _forward(result, mode, k, n, tangents, compact, hide, answered=show_all) -> 
                                            hide("value", focus.name)))
     overlay = Overlay(fields, (focus.name,) if focus else (), edges, tips,
                       _titles(result, compact))
-    return StepView(k, n, heading, focus.name if focus else None, tuple(lines), tuple(notes),
-                    overlay)
+    return _view(k, n, heading, focus.name if focus else None, lines, notes, overlay)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,11 +181,11 @@ def _reverse(result, backward: Backward, k, compact, hide, answered=show_all) ->
     if k == 0:
         heading = (f"Step 0 of {n}: backward starts at {result.output} with gradient 1"
                    + ("" if result.value(result.output).size == 1 else " in every element"))
-        lines = (seed_line(result, names, hide).aligned,) if backward.seed is not None else ()
+        lines = [seed_line(result, names, hide)] if backward.seed is not None else []
         notes = () if backward.seed is not None else (
             f"{result.output} is made of constants only: it has no gradient to pass back.",)
         overlay = Overlay(fields, (result.output,), {}, tips, _titles(result, compact))
-        return StepView(0, n, heading, None, lines, notes, overlay)
+        return _view(0, n, heading, None, lines, notes, overlay, result.output)
     step = backward.steps[k - 1]
     node = result.node(step.node)
     heading = f"Step {k} of {n}: backward through {formula_text(node)}"
@@ -184,7 +194,7 @@ def _reverse(result, backward: Backward, k, compact, hide, answered=show_all) ->
     partials = local_partials(result, node.name)
     lines, notes, edges = [], [], {}
     for c in step.contributions:
-        lines.append(adjoint_line(result, c, names, partials, hide).aligned)
+        lines.append(adjoint_line(result, c, names, partials, hide))
         axes = summed_axes(node.op, result.value(c.target).shape, node.shape)
         edges[(node.name, c.slot)] = _edge_label(c.value, hide("grad", c.target), axes)
         if axes:
@@ -195,7 +205,7 @@ def _reverse(result, backward: Backward, k, compact, hide, answered=show_all) ->
     for target in dict.fromkeys(c.target for c in step.contributions):
         g = grads[target]
         if g.expected > 1:
-            lines.append(sum_line(target, g, names, hide).aligned)
+            lines.append(sum_line(target, g, names, hide))
             notes.append(_accumulation_note(target, g))
     if step.grad_output is not None and not scalar(step.grad_output) and not step.inner:
         notes.insert(0, _summary_note(f"gradient arriving at {node.name}", step.grad_output,
@@ -204,7 +214,15 @@ def _reverse(result, backward: Backward, k, compact, hide, answered=show_all) ->
         notes.append(f"Nothing leaves this Function for a node of the graph: it passes its "
                      f"gradient on to the next Function inside {node.op}.")
     overlay = Overlay(fields, (node.name,), edges, tips, _titles(result, compact))
-    return StepView(k, n, heading, node.name, tuple(lines), tuple(notes), overlay)
+    return _view(k, n, heading, node.name, lines, notes, overlay, result.output)
+
+
+def _view(k: int, n: int, heading: str, node: str | None, lines: list[Line], notes,
+          overlay: Overlay, output: str = "") -> StepView:
+    """A StepView whose lines are LaTeX for the page and words for a screen reader; `output`
+    names whose gradients the lines are (reverse mode)."""
+    return StepView(k, n, heading, node, tuple(line.aligned for line in lines), tuple(notes),
+                    overlay, tuple(spoken.words(line.eq.text, output) for line in lines))
 
 
 def _grad_lines(x: NodeResult, g: Gradient | None, compact: bool, hidden: bool) -> list[str]:

@@ -165,10 +165,11 @@ def _guesses(spec_json: str, result: Result, ex: Exercise) -> None:
                                  placeholder="a number" if answers[name].size == 1
                                  else f"a list of shape {answers[name].shape}")
             mark = marks.get(name)
-            if mark is True:
-                mark_col.success("✔ right", icon=None)
+            label = as_markdown(_label(ex, name, result.output))
+            if mark is True:  # a status and an alert: screen readers announce them
+                mark_col.success(f"✔ right ({label})", icon=None)
             elif mark is False:
-                mark_col.error("✘ not yet", icon=None)
+                mark_col.error(f"✘ not yet ({label})", icon=None)
             elif isinstance(mark, str):
                 mark_col.warning(as_markdown(mark))
             if name in revealed:

@@ -166,7 +166,8 @@ def test_an_exercise_hides_checks_scores_and_reveals_one_node_at_a_time():
     at = check(at)
     assert at.session_state[keys.EXERCISE_MARKS] == {"a": True, "b": True, "c": False}
     assert any("2 of 3 correct" in m.value for m in at.markdown)
-    assert [s.value.strip("✔ ") for s in at.success] == ["right", "right"]
+    assert [from_markdown(s.value).strip("✔ ") for s in at.success] == ["right (∂d/∂a)",
+                                                                  "right (∂d/∂b)"]
     # a guess found right shows in the drawing; the next answer revealed is the wrong one
     assert drawing_of(at).texts("a")[-1] == "grad 1.0000 + 3.0000 = 4.0000"
     assert drawing_of(at).texts("c")[-1] == "grad ?"
