@@ -14,6 +14,7 @@ from .conv import (
     MaxPool1d,
     MaxPool2d,
 )
+from .distance import CosineSimilarity, PairwiseDistance
 from .layers import (
     ELU,
     GELU,
@@ -71,14 +72,14 @@ from .upsampling import Upsample
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss",
     "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d",
-    "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU", "GRU", "GRUCell",
-    "GroupNorm", "Hardswish", "Hardtanh", "HuberLoss", "Identity", "IncompatibleKeys",
-    "InstanceNorm1d", "InstanceNorm2d", "KLDivLoss", "L1Loss", "LSTM", "LSTMCell", "LayerNorm",
-    "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MLP", "MSELoss", "MaxPool1d",
-    "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList", "MultiMarginLoss",
-    "MultiheadAttention", "NLLLoss", "PReLU", "Parameter", "RNN", "RNNBase", "RNNCell",
-    "RNNCellBase", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax",
-    "Softplus", "Tanh", "TransformerDecoderLayer", "TransformerEncoder",
-    "TransformerEncoderLayer", "Unflatten", "Upsample", "functional", "init", "load", "save",
-    "utils",
+    "CosineSimilarity", "CrossEntropyLoss", "Dropout", "ELU", "Embedding", "Flatten", "GELU",
+    "GRU", "GRUCell", "GroupNorm", "Hardswish", "Hardtanh", "HuberLoss", "Identity",
+    "IncompatibleKeys", "InstanceNorm1d", "InstanceNorm2d", "KLDivLoss", "L1Loss", "LSTM",
+    "LSTMCell", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MLP",
+    "MSELoss", "MaxPool1d", "MaxPool2d", "Mish", "Module", "ModuleDict", "ModuleList",
+    "MultiMarginLoss", "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance",
+    "Parameter", "RNN", "RNNBase", "RNNCell", "RNNCellBase", "ReLU", "ReLU6", "Sequential",
+    "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh",
+    "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Unflatten",
+    "Upsample", "functional", "init", "load", "save", "utils",
 ]

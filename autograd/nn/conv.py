@@ -3,7 +3,7 @@ PyTorch's arguments, defaults and initialisation."""
 
 import numpy as np
 
-from ..ops import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d, pad
+from ..ops import adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, max_pool2d, pad, stack
 from ..ops.conv_transpose import conv_transpose1d, conv_transpose2d
 from . import init
 from .module import Module
@@ -186,6 +186,32 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     return avg_pool2d(input.unsqueeze(-2), (1, *_tuple(kernel_size, 1)),
                       None if stride is None else (1, *_tuple(stride, 1)),
                       (0, *_tuple(padding, 1)), ceil_mode, count_include_pad).squeeze(-2)
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """``F.adaptive_avg_pool1d``: adaptive_avg_pool2d over (N, C, 1, L)."""
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, output_size)).squeeze(-2)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The largest element of each of ``output_size`` near-equal windows of the last two axes
+    (window i of an axis of n spans floor(i·n/out) to ceil((i+1)·n/out)), as PyTorch's
+    ``F.adaptive_max_pool2d``; the gradient goes to that element."""
+    if return_indices:
+        raise NotImplementedError("adaptive_max_pool2d: return_indices is not supported; use "
+                                  "max_pool2d(..., return_indices=True) with a fixed window")
+    sizes = _tuple(output_size, 2)
+    sizes = tuple(input.shape[-2 + i] if s is None else s for i, s in enumerate(sizes))
+
+    def bounds(n, out):
+        return [(i * n // out, -(-(i + 1) * n // out)) for i in range(out)]
+
+    rows = []
+    for top, bottom in bounds(input.shape[-2], sizes[0]):
+        cells = [input[..., top:bottom, left:right].flatten(-2).max(-1)[0]
+                 for left, right in bounds(input.shape[-1], sizes[1])]
+        rows.append(stack(cells, -1))
+    return stack(rows, -2)
 
 
 class MaxPool1d(Module):

@@ -35,9 +35,11 @@ from ..ops import (
     unfold,
 )
 from ..ops.conv_transpose import conv_transpose1d, conv_transpose2d
+from .activations import glu, gumbel_softmax, hardshrink, softmin, softshrink, tanhshrink, threshold
 from .attention import scaled_dot_product_attention
-from .conv import avg_pool1d, max_pool1d
-from .layers import dropout, embedding
+from .conv import adaptive_avg_pool1d, adaptive_max_pool2d, avg_pool1d, max_pool1d
+from .distance import cosine_similarity, pairwise_distance
+from .layers import dropout, dropout1d, dropout2d, embedding, embedding_bag
 from .losses import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -50,11 +52,30 @@ from .losses import (
     nll_loss,
     smooth_l1_loss,
 )
-from .normalization import batch_norm, group_norm, instance_norm, layer_norm, normalize
-from .upsampling import interpolate
+from .margin_losses import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
+from .normalization import (
+    batch_norm,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    local_response_norm,
+    normalize,
+)
+from .upsampling import interpolate, pixel_shuffle, pixel_unshuffle
 
 __all__ = [
+    "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_max_pool2d",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
@@ -65,16 +86,26 @@ __all__ = [
     "conv2d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "cosine_embedding_loss",
+    "cosine_similarity",
     "cross_entropy",
     "dropout",
+    "dropout1d",
+    "dropout2d",
     "elu",
     "embedding",
+    "embedding_bag",
     "fold",
+    "gaussian_nll_loss",
     "gelu",
+    "glu",
     "group_norm",
+    "gumbel_softmax",
+    "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
+    "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
     "interpolate",
@@ -83,17 +114,24 @@ __all__ = [
     "layer_norm",
     "leaky_relu",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
+    "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
     "mish",
     "mse_loss",
     "multi_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
+    "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
@@ -102,9 +140,15 @@ __all__ = [
     "sigmoid",
     "silu",
     "smooth_l1_loss",
+    "soft_margin_loss",
     "softmax",
+    "softmin",
     "softplus",
+    "softshrink",
     "softsign",
     "tanh",
+    "tanhshrink",
+    "threshold",
+    "triplet_margin_loss",
     "unfold",
 ]

@@ -24,6 +24,7 @@ from ..ops import (
     silu,
     softmax,
     softplus,
+    stack,
     where,
 )
 from ..tensor import Tensor
@@ -105,6 +106,33 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return input * (keep * (1.0 / (1.0 - p))).astype(input.dtype)
 
 
+def _channel_dropout(name, input, p, training, ranks):
+    """Whole channels zeroed with probability ``p`` (the rest scaled by 1 / (1 - p)): one draw
+    per sample and channel of an (N, C, *spatial) input, or per channel when unbatched."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"{name}: probability has to be between 0 and 1, got p={p}")
+    if input.ndim not in ranks:
+        raise ValueError(f"{name}: expected a {ranks[0]}-D or {ranks[1]}-D input, got shape "
+                         f"{input.shape}")
+    if not training or p == 0.0:
+        return input
+    spatial = ranks[1] - 2
+    mask_shape = input.shape[:input.ndim - spatial] + (1,) * spatial
+    keep = creation._rng().random(mask_shape) >= p
+    scale = 0.0 if p == 1.0 else 1.0 / (1.0 - p)
+    return input * (keep * scale).astype(input.dtype)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of (N, C, L) or (C, L): whole channels zeroed."""
+    return _channel_dropout("dropout1d", input, p, training, (2, 3))
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of (N, C, H, W) or (C, H, W): whole feature maps zeroed."""
+    return _channel_dropout("dropout2d", input, p, training, (3, 4))
+
+
 class Dropout(Module):
     """Randomly zeroes elements with probability ``p`` in training mode (scaling the rest by
     1 / (1 - p)); does nothing after ``.eval()``."""
@@ -143,6 +171,34 @@ def embedding(input, weight, padding_idx=None, max_norm=None):
         if at_padding.any():
             out = where(at_padding, weight.data[indices], out)
     return out
+
+
+def embedding_bag(input, weight, offsets=None, mode="mean", padding_idx=None):
+    """The sum, mean or max of each bag of rows of ``weight``: bags are the rows of a 2-D
+    ``input``, or the pieces of a 1-D one starting at ``offsets``; rows at ``padding_idx`` are
+    left out (an empty bag gives zeros)."""
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError(f"embedding_bag: mode must be 'sum', 'mean' or 'max', got {mode!r}")
+    indices = input.data if isinstance(input, Tensor) else np.asarray(input)
+    if indices.ndim == 2:
+        if offsets is not None:
+            raise ValueError("embedding_bag: offsets has to be None for a 2-D input (each row "
+                             "is a bag)")
+        bags = list(indices)
+    else:
+        starts = np.asarray(offsets.data if isinstance(offsets, Tensor) else offsets)
+        bags = np.split(indices, starts[1:])
+    rows = []
+    for bag in bags:
+        if padding_idx is not None:
+            bag = bag[bag != padding_idx % weight.shape[0]]
+        if not len(bag):
+            rows.append(creation.zeros(weight.shape[1], dtype=weight.dtype))
+            continue
+        picked = embedding(bag, weight)
+        rows.append(picked.sum(0) if mode == "sum" else picked.mean(0) if mode == "mean"
+                    else picked.max(0)[0])
+    return stack(rows, 0)
 
 
 class Embedding(Module):

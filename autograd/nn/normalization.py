@@ -6,6 +6,7 @@ PyTorch updates them."""
 import numpy as np
 
 from ..grad_mode import no_grad
+from ..ops import pad
 from ..tensor import Tensor
 from .module import Module
 
@@ -90,6 +91,19 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     if bias is not None:
         out = out + bias.reshape(column)
     return out
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """Each element divided by (k + alpha · the mean square over ``size`` neighbouring channels,
+    zero padded) ** beta (AlexNet's normalisation across channels)."""
+    if input.ndim < 3:
+        raise ValueError(f"local_response_norm: expected a 3-D or higher input (N, C, ...), got "
+                         f"shape {input.shape}")
+    channels = input.shape[1]
+    squares = pad(input * input, (0, 0) * (input.ndim - 2) + (size // 2, (size - 1) // 2))
+    window = sum(squares[:, i:i + channels] for i in range(1, size))
+    mean = (squares[:, :channels] + window) / size if size > 1 else squares / size
+    return input / (mean * alpha + k) ** beta
 
 
 def _shape_tuple(shape):

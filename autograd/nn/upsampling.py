@@ -1,6 +1,7 @@
-"""Resizing, PyTorch's ``F.interpolate`` and ``nn.Upsample``: nearest, linear (3-D input) and
-bilinear (4-D), with ``align_corners``. Written with indexing and products, so the gradient of
-each output pixel flows back to the input pixels it was mixed from, with its weights."""
+"""Resizing: PyTorch's ``F.interpolate`` and ``nn.Upsample`` (nearest, linear for 3-D input,
+bilinear for 4-D, with ``align_corners``) and ``pixel_shuffle``. Written with indexing and
+products, so the gradient of each output pixel flows back to the input pixels it was mixed
+from, with its weights."""
 
 import math
 
@@ -75,6 +76,32 @@ def _linear(x, axis, length, target, scale, align_corners):
     weight = (source - low).reshape((target,) + (1,) * (x.ndim - axis - 1)).astype(x.dtype)
     below, above = _take(x, axis, low), _take(x, axis, high)
     return below + (above - below) * weight
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(N, C·r², H, W) to (N, C, H·r, W·r): each group of r² channels becomes an r x r block of
+    pixels (sub-pixel convolution's upsampling)."""
+    r = upscale_factor
+    *lead, channels, height, width = input.shape
+    if channels % (r * r):
+        raise ValueError(f"pixel_shuffle expects its input's channel dimension to be divisible "
+                         f"by the square of upscale_factor ({r * r}), but input.size(-3)="
+                         f"{channels}")
+    x = input.reshape(-1, channels // (r * r), r, r, height, width)
+    x = x.permute(0, 1, 4, 2, 5, 3)
+    return x.reshape(*lead, channels // (r * r), height * r, width * r)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """The inverse of pixel_shuffle: (N, C, H·r, W·r) to (N, C·r², H, W)."""
+    r = downscale_factor
+    *lead, channels, height, width = input.shape
+    if height % r or width % r:
+        raise ValueError(f"pixel_unshuffle expects height and width ({height}, {width}) to be "
+                         f"divisible by downscale_factor ({r})")
+    x = input.reshape(-1, channels, height // r, r, width // r, r)
+    x = x.permute(0, 1, 3, 5, 2, 4)
+    return x.reshape(*lead, channels * r * r, height // r, width // r)
 
 
 class Upsample(Module):
