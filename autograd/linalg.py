@@ -7,13 +7,26 @@ import numpy as np
 
 from .ops import amax, amin
 from .ops import norm as _norm
-from .ops.decomp import Cholesky, Det, EighValues, EighVectors, Inv, LogAbsDet, Solve
+from .ops.decomp import (
+    Cholesky,
+    Det,
+    EighValues,
+    EighVectors,
+    Inv,
+    LogAbsDet,
+    Solve,
+    SvdS,
+    SvdU,
+    SvdVh,
+)
 from .tensor import Tensor
 
 Slogdet = namedtuple("Slogdet", ["sign", "logabsdet"])
 """What ``slogdet`` returns: ``sign, logabsdet = linalg.slogdet(A)``."""
 Eigh = namedtuple("Eigh", ["eigenvalues", "eigenvectors"])
 """What ``eigh`` returns: ``L, Q = linalg.eigh(A)``."""
+Svd = namedtuple("Svd", ["U", "S", "Vh"])
+"""What ``svd`` returns: ``U, S, Vh = linalg.svd(A)``."""
 
 
 def _tensor(x):
@@ -61,6 +74,22 @@ def eigvalsh(A):  # noqa: N803
     return EighValues.apply(A)
 
 
+def svd(A, full_matrices=True):  # noqa: N803
+    """(U, S, Vh) with A = U diag(S) Vh, the reduced SVD (PyTorch's full_matrices=True, its
+    default, is refused: the extra columns of U or rows of Vh have no gradient)."""
+    if full_matrices:
+        raise ValueError("linalg.svd: only the reduced SVD is implemented here; call "
+                         "svd(A, full_matrices=False) (PyTorch's default is True, whose extra "
+                         "columns are not differentiable there either)")
+    A = _tensor(A)
+    return Svd(SvdU.apply(A), SvdS.apply(A), SvdVh.apply(A))
+
+
+def svdvals(A):  # noqa: N803
+    """The singular values of A, descending (gradient U diag(S̄) Vh, defined everywhere)."""
+    return SvdS.apply(A)
+
+
 def vector_norm(x, ord=2, dim=None, keepdim=False):  # noqa: A002 - PyTorch's names
     """The ord-norm of x as one vector (of all elements, or along ``dim``)."""
     x = _tensor(x)
@@ -71,21 +100,29 @@ def vector_norm(x, ord=2, dim=None, keepdim=False):  # noqa: A002 - PyTorch's na
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False):  # noqa: N803, A002
-    """The ord-norm of matrices over the two axes ``dim``: "fro", or 1, -1, inf, -inf (the
-    largest or smallest column or row sum of |A|). The spectral and nuclear norms need an SVD,
-    which this engine does not have yet."""
+    """The ord-norm of matrices over the two axes ``dim``: "fro"; "nuc" (the sum of the
+    singular values), 2 or -2 (the largest or smallest); 1, -1, inf, -inf (the largest or
+    smallest column or row sum of |A|)."""
     A = _tensor(A)
     rows, columns = dim
     if ord == "fro":
         return _norm(A, "fro", dim, keepdim)
+    if ord in (2, -2, "nuc"):
+        axes = [d % A.ndim for d in dim]
+        last = A.permute(*[i for i in range(A.ndim) if i not in axes], *axes)
+        values = svdvals(last)
+        out = values.sum(-1) if ord == "nuc" else (amax if ord == 2 else amin)(values, -1)
+        if keepdim:
+            out = out.reshape(*[1 if i in axes else n for i, n in enumerate(A.shape)])
+        return out
     if ord in (1, -1, np.inf, -np.inf):
         summed, over = (rows, columns) if ord in (1, -1) else (columns, rows)
         sums = A.abs().sum(summed, keepdims=True)
         pick = amax if ord > 0 else amin
         out = pick(sums, over, keepdim=True)
         return out if keepdim else out.squeeze(tuple(sorted((rows % A.ndim, columns % A.ndim))))
-    raise ValueError(f"linalg.matrix_norm: ord {ord!r} is not implemented here; use 'fro', 1, "
-                     "-1, inf or -inf (the 2-norm and 'nuc' need an SVD)")
+    raise ValueError(f"linalg.matrix_norm: ord {ord!r} is not a matrix norm; use 'fro', "
+                     "'nuc', 2, -2, 1, -1, inf or -inf")
 
 
 def norm(A, ord=None, dim=None, keepdim=False):  # noqa: N803, A002

@@ -280,9 +280,9 @@ def _work(node, operand_shapes: list[Shape], out: Shape) -> int:
     elif node.op == "scaled_dot_product_attention":  # scores (..., L, S), two products
         scores = math.prod(out[:-1]) * operand_shapes[1][-2]
         work += scores * 4 + scores * (operand_shapes[0][-1] + out[-1]) // MACS_PER_UNIT
-    elif node.op in ("inv", "det", "slogdet", "solve"):  # a factorisation: n³ per matrix
-        matrix = operand_shapes[0]
-        work += math.prod(matrix[:-2]) * matrix[-1] ** 3 // MACS_PER_UNIT
+    elif node.op in ("inv", "det", "slogdet", "solve", "svdvals"):
+        matrix = operand_shapes[0]  # a factorisation: m·n·min(m, n) per matrix (n³ if square)
+        work += math.prod(matrix) * min(matrix[-2:]) // MACS_PER_UNIT
     elif node.op == "adaptive_avg_pool2d":  # two products with (out, in) averaging matrices
         height, width = operand_shapes[0][-2:]
         work += math.prod(out[:-1]) * (height + out[-1]) * width // MACS_PER_UNIT

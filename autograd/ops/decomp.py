@@ -225,3 +225,100 @@ class EighVectors(_Eigh):
         with np.errstate(divide="ignore", invalid="ignore"):
             inner = (_mT(vectors) @ tangent @ vectors) * (1 - np.eye(n)) / (gaps + np.eye(n))
         return vectors @ inner
+
+
+class _Svd(Function):
+    """The reduced SVD A = U diag(S) Vh (k = min(m, n) singular values, descending), one node per
+    factor. PyTorch's derivative, with E_jk = S_k² − S_j² (1 on the diagonal) and
+    skew(X) = X − Xᵀ: Ā = U [(skew(Uᵀ Ū) S + S skew(Vh V̄)) / E + diag(S̄)] Vh, plus
+    (I − U Uᵀ) Ū S⁻¹ Vh for a tall A and U S⁻¹ V̄ᵀ (I − V Vh) for a wide one (V̄ = Vh̄ᵀ).
+    Repeated singular values give U and Vh inf or NaN gradients, as in PyTorch; S's alone,
+    U diag(S̄) Vh, is defined everywhere."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        if a.ndim < 2:
+            raise ValueError(f"linalg.svd: A must have at least 2 dimensions, got shape {a.shape}")
+        u, s, vh = np.linalg.svd(a, full_matrices=False)
+        self.save_for_backward(a, u, s, vh)
+        return {SvdU: u, SvdS: s, SvdVh: vh}[type(self)]
+
+    def _factors(self):
+        """(U, S, Vh) of the saved input: recorded ones under create_graph."""
+        a, u, s, vh = self.saved_tensors
+        if isinstance(a, Tensor):
+            return SvdU.apply(a), SvdS.apply(a), SvdVh.apply(a)
+        return u, s, vh
+
+    @staticmethod
+    def _gaps(s):
+        """E_jk = S_k² − S_j², with 1 on the diagonal (a constant-free divisor)."""
+        square = s * s
+        n = square.shape[-1]
+        return square[..., None, :] - square[..., :, None] + np.eye(n)
+
+    def _jvp_parts(self, tangent):
+        """dP = Uᵀ dA V, and the skew parts Ω_U, Ω_V (zero diagonal) of Uᵀ dU and Vᵀ dV."""
+        _, u, s, vh = self.saved_tensors
+        d_p = _mT(u) @ tangent @ _mT(vh)
+        off = 1 - np.eye(s.shape[-1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gaps = self._gaps(s)
+            omega_u = (d_p * s[..., None, :] + s[..., :, None] * _mT(d_p)) / gaps * off
+            omega_v = (s[..., :, None] * d_p + _mT(d_p) * s[..., None, :]) / gaps * off
+        return u, s, vh, d_p, omega_u, omega_v
+
+
+class SvdS(_Svd):
+    __slots__ = ()
+
+    def backward(self, grad):
+        u, _, vh = self._factors()
+        return (u * grad[..., None, :]) @ vh
+
+    def jvp(self, tangent):
+        _, u, _, vh = self.saved_tensors
+        return np.einsum("...ji,...jk,...ik->...i", u, tangent, vh)
+
+
+class SvdU(_Svd):
+    __slots__ = ()
+
+    def backward(self, grad):
+        u, s, vh = self._factors()
+        inner = _mT(u) @ grad
+        core = u @ ((inner - _mT(inner)) * s[..., None, :] / self._gaps(s))
+        if u.shape[-2] > u.shape[-1]:  # tall: the part of Ū outside U's columns
+            scaled = grad / s[..., None, :]
+            core = core + scaled - u @ (_mT(u) @ scaled)
+        return core @ vh
+
+    def jvp(self, tangent):
+        u, s, vh, _, omega_u, _ = self._jvp_parts(tangent)
+        out = u @ omega_u
+        if u.shape[-2] > u.shape[-1]:
+            out = out + (tangent @ _mT(vh) - u @ (_mT(u) @ tangent @ _mT(vh))) / s[..., None, :]
+        return out
+
+
+class SvdVh(_Svd):
+    __slots__ = ()
+
+    def backward(self, grad):
+        u, s, vh = self._factors()
+        inner = vh @ _mT(grad)
+        core = (s[..., :, None] * (inner - _mT(inner)) / self._gaps(s)) @ vh
+        if vh.shape[-1] > vh.shape[-2]:  # wide: the part of V̄ outside V's columns
+            scaled = _mT(grad) / s[..., None, :]
+            core = core + _mT(scaled) - (_mT(scaled) @ _mT(vh)) @ vh
+        return u @ core
+
+    def jvp(self, tangent):
+        u, s, vh, _, _, omega_v = self._jvp_parts(tangent)
+        d_v = _mT(vh) @ omega_v
+        if vh.shape[-1] > vh.shape[-2]:
+            rest = _mT(tangent) @ u
+            d_v = d_v + (rest - _mT(vh) @ (vh @ rest)) / s[..., None, :]
+        return _mT(d_v)

@@ -234,7 +234,27 @@ ENTRIES += (
     ),
 )
 
+def _svdvals_shape(shapes, attrs):
+    (a,) = shapes
+    if len(a) < 2:
+        raise ValueError("svdvals: a matrix (or a batch of them)")
+    return (*a[:-2], min(a[-2:]))
+
+
+ENTRIES += (
+    OpInfo(
+        "svdvals", 1, (), "Singular values of a matrix (or of each in a batch), largest first.",
+        r"\bar{A} = U \operatorname{diag}(\bar{s})\, V^{\top}",
+        ag.linalg.svdvals, "svdvals(x)", torch_code.call("torch.linalg.svdvals"),
+        sentence=(
+            "Each singular value moves with the matrix along its own pair of singular vectors: "
+            "its gradient is u vᵀ."
+        ),
+    ),
+)
+
 SHAPE_RULES = {
+    "svdvals": _svdvals_shape,
     "inv": _square_shape,
     "det": _determinant_shape,
     "slogdet": _determinant_shape,

@@ -334,6 +334,20 @@ CASES = [
            lambda m, o=order: torch.linalg.matrix_norm(m, o), [r(3, 4)],
            linear=order != "fro", skip=("fd",) if order != "fro" else ())
       for order in ("fro", 1, -1, np.inf, -np.inf)),
+    # an SVD's signs are a convention: |U| and |Vh| are compared, whose gradients are not
+    *(Case(f"linalg.svd {part} of {shape}",
+           lambda m, i=i: ag.linalg.svd(m, full_matrices=False)[i].abs(),
+           lambda m, i=i: torch.linalg.svd(m, full_matrices=False)[i].abs(), [r(*shape)],
+           tol32=1e-4)
+      for shape in ((3, 3), (4, 2), (2, 4), (2, 3, 2)) for i, part in enumerate("U S Vh".split())),
+    Case("linalg.svdvals", ag.linalg.svdvals, torch.linalg.svdvals, [r(3, 5)], tol32=1e-4),
+    *(Case(f"linalg.matrix_norm {order}", lambda m, o=order: ag.linalg.matrix_norm(m, o),
+           lambda m, o=order: torch.linalg.matrix_norm(m, o), [r(2, 3, 4)], tol32=1e-4)
+      for order in ("nuc", 2, -2)),
+    Case("linalg.matrix_norm nuc over dims (0, 2), keepdim",
+         lambda m: ag.linalg.matrix_norm(m, "nuc", dim=(0, 2), keepdim=True),
+         lambda m: torch.linalg.matrix_norm(m, "nuc", dim=(0, 2), keepdim=True), [r(3, 2, 4)],
+         tol32=1e-4),
     Case("linalg.vector_norm", lambda x: ag.linalg.vector_norm(x, 3, dim=1, keepdim=True),
          lambda x: torch.linalg.vector_norm(x, 3, dim=1, keepdim=True), [r(3, 4)]),
     Case("linalg.norm", lambda x: ag.linalg.norm(x), lambda x: torch.linalg.norm(x), [r(3, 4)]),
@@ -617,7 +631,8 @@ def test_errors_name_the_op_the_shapes_and_the_fix(what, call, message):
     (lambda: ag.linalg.solve(ag.tensor(np.eye(3)), ag.tensor(r(2, 2))),
      r"linalg.solve: incompatible shapes of A \(3, 3\) and B \(2, 2\)"),
     (lambda: ag.linalg.cholesky(ag.tensor(-np.eye(2))), r"not positive-definite"),
-    (lambda: ag.linalg.matrix_norm(ag.tensor(r(2, 2)), "nuc"), r"ord 'nuc' is not implemented"),
+    (lambda: ag.linalg.matrix_norm(ag.tensor(r(2, 2)), 3), r"ord 3 is not a matrix norm"),
+    (lambda: ag.linalg.svd(ag.tensor(r(2, 2))), r"only the reduced SVD"),
 ])
 def test_products_and_reductions_refuse_bad_shapes_naming_the_op_and_the_fix(call, message):
     with pytest.raises((ValueError, IndexError), match=message):

@@ -28,6 +28,8 @@ INTERNAL = {
              "which finite differences of the raw input do not show; autograd.linalg's "
              "cholesky and eigh, not in the playground"
        for name in ("Cholesky", "EighValues", "EighVectors")},
+    **{name: "a factor of linalg.svd, whose signs are a convention; the playground offers the "
+             "singular values (svdvals)" for name in ("SvdU", "SvdVh")},
     "Polygamma": "ψ⁽ⁿ⁾(x), digamma's derivatives, recorded only under create_graph (and "
                  "ag.polygamma(n, x), which the playground does not offer)",
 }

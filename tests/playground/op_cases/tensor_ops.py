@@ -63,6 +63,7 @@ CASES = {
     "det": ((S,), {}, np.linalg.det, (0,)),
     "slogdet": ((-SQUARE,), {}, lambda a: np.linalg.slogdet(a)[1], (0,)),
     "solve": ((SQUARE, X.T), {}, np.linalg.solve, (0, 1)),
+    "svdvals": ((X,), {}, lambda a: np.linalg.svd(a, compute_uv=False), (0,)),
     "cumprod": ((Z + X,), {"axis": 1}, lambda a: np.cumprod(a, axis=1), (0,)),
     "logcumsumexp": ((X,), {"axis": 0}, lambda a: np.logaddexp.accumulate(a, axis=0), (0,)),
     "nansum": ((NAN,), {"axis": 1}, lambda a: np.nansum(a, axis=1), (0,)),
@@ -151,7 +152,8 @@ dt = det(Q)
 ld = slogdet(Q * -1.0)
 so = solve(Q, B)
 sv = solve(Q, u)
-L = sum(iv * iv) + dt + ld + sum(so * so) + sum(sv * sv) + sum(mm1 * mm1) + sum(mv1 * mv1) + sum(am * am) + sum(ab * ab) + sum(bb * bb) + sum(cp * cp) + sum(cz * cz) + sum(lc * lc) + sum(ns * ns) + sum(nm) + q1 + sum(q2 * q2) + sum(d1 * d1) + sum(d2 * d2) + sum(d3 * d3)
+sd = svdvals(A)
+L = sum(sd * sd) + sum(iv * iv) + dt + ld + sum(so * so) + sum(sv * sv) + sum(mm1 * mm1) + sum(mv1 * mv1) + sum(am * am) + sum(ab * ab) + sum(bb * bb) + sum(cp * cp) + sum(cz * cz) + sum(lc * lc) + sum(ns * ns) + sum(nm) + q1 + sum(q2 * q2) + sum(d1 * d1) + sum(d2 * d2) + sum(d3 * d3)
 """  # noqa: E501
 
 PROGRAMS = {"tensor_ops": TENSOR_OPS, "running_nan_and_products": RUNNING_AND_NAN}
