@@ -226,7 +226,7 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
             edges = (fn._first,)
         else:
             edges = (fn._first, second) if fn._more is None else fn._edges()
-        if fn._saved and (fn._vc is not None or fn._first._vc is not None
+        if fn._saved and (fn._sv is not None or fn._first._vc is not None
                           or (second is not None
                               and (second._vc is not None or fn._more is not None))):
             _check_versions(fn, edges)  # something it saved may have changed in place since
@@ -244,7 +244,8 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
             # Where the gradient goes (see Function.__slots__): a leaf's own entry in grads, or
             # the Function that made the input, which runs once all its uses have reported.
             if isinstance(edge, Tensor):  # a student's Tensor subclass too
-                child = edge.grad_fn if edge._history is None else _grad_fn_when_used(fn, edge)
+                child = (edge.grad_fn if edge._vc is None or edge._history is None
+                         else _grad_fn_when_used(fn, edge))
                 if child is None:  # a leaf, or a constant
                     if g is not None and edge.requires_grad:
                         _add_leaf_gradient(grads, summed, edge, g, fn)
@@ -310,7 +311,8 @@ def _count_uses(roots):
             edges = (fn._first, second) if fn._more is None else fn._edges()
         for edge in edges:
             if isinstance(edge, Tensor):
-                edge = edge.grad_fn if edge._history is None else _grad_fn_when_used(fn, edge)
+                edge = (edge.grad_fn if edge._vc is None or edge._history is None
+                        else _grad_fn_when_used(fn, edge))
                 if edge is None:
                     continue
             elif type(edge) is _WeakConstant:
@@ -328,16 +330,11 @@ def _grad_fn_when_used(fn, tensor):
     since then gave the tensor a new one (see autograd/ops/inplace.py), but ``fn`` computed with
     the old value, whose history goes on from the earlier grad_fn (PyTorch binds each use to the
     history of its time in the same way)."""
-    used_at = _recorded_versions(fn)[_position(fn, tensor)]
+    used_at = fn._recorded_versions()[1 + _position(fn, tensor)]
     for version, previous in tensor._history:
         if version > used_at:
             return previous
     return tensor.grad_fn
-
-
-def _recorded_versions(fn):
-    """The versions of ``fn``'s inputs and result when it was recorded (Function._sv)."""
-    return fn._sv or (0,) * (len(fn._edges()) + 1)
 
 
 def _position(fn, edge):
@@ -348,7 +345,7 @@ def _check_versions(fn, edges):
     """Raise PyTorch's error if a value ``fn`` saved for backward (an input's or its result's
     array) was changed in place after ``fn`` was recorded."""
     saved = fn._saved_values()
-    recorded = _recorded_versions(fn)
+    result_counter, *recorded = fn._recorded_versions()
     for i, edge in enumerate(edges):
         counter = edge._vc
         if counter is None or counter[0] == recorded[i]:
@@ -363,11 +360,11 @@ def _check_versions(fn, edges):
                 if id(value) == edge._output_id:
                     raise _modified_error(fn, f"its input {i}", value, edge, counter[0],
                                           recorded[i])
-    counter = fn._vc
-    if counter is not None and counter[0] != recorded[-1]:
+    if result_counter is not None and result_counter[0] != recorded[-1]:
         for value in saved:
             if id(value) == fn._output_id:
-                raise _modified_error(fn, "its result", value, fn, counter[0], recorded[-1])
+                raise _modified_error(fn, "its result", value, fn, result_counter[0],
+                                      recorded[-1])
 
 
 def _modified_error(fn, which, array, maker, version, expected):

@@ -66,14 +66,15 @@ class Function:
     # _output_id: the result's array id, to recognise that array among saved values after the
     #   result Tensor is gone (a saved value lived beside the result, so an equal id means that
     #   very array).
-    # _vc: the version counter of the result's storage (see Tensor._version) once it has one,
-    #   else None; _sv: the versions the inputs and then the result were at when this op was
-    #   recorded, or None when all were 0. Backward compares them (see engine._check_versions).
+    # _sv: None (the common case: no version counter in sight, every version 0), or a tuple of
+    #   the result's version counter (see Tensor._version; None until it has one) followed by
+    #   the versions the inputs and then the result were at when this op was recorded. Backward
+    #   compares them for the values forward saved (engine._check_versions).
     # Set only when needed, so read with getattr (every store per op costs): _output, a weak
     #   reference to the result; _shape and _dtype, the result's, when a consumer holds it
     #   weakly.
     __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_s0", "_s1",
-                 "_s_more", "_hooks", "_vc", "_sv", "_output", "_output_id", "_shape", "_dtype",
+                 "_s_more", "_hooks", "_sv", "_output", "_output_id", "_shape", "_dtype",
                  "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor``
@@ -212,6 +213,19 @@ class Function:
             out = _stand_in(self._shape, self._dtype, self)
         self._output = weakref.ref(out)
         return out
+
+    @property
+    def _vc(self):
+        """The version counter of the result's array, or None (see ``_sv``)."""
+        return None if self._sv is None else self._sv[0]
+
+    def _count_result_versions(self, counter):
+        """The result was given the version counter ``counter`` (see Tensor._new_counter)."""
+        self._sv = (counter, *self._recorded_versions()[1:])
+
+    def _recorded_versions(self):
+        """``_sv`` with zeros for None: (counter, input versions..., result version)."""
+        return self._sv or (None, *[0] * len(self._edges()), 0)
 
     def _watch(self, tensor):
         """``tensor`` (this Function's result) has hooks, retains its grad or is a grad() input."""
@@ -379,6 +393,7 @@ def _record(fn, inputs, attrs):
     result = _new_tensor(Tensor)
     result.data = out
     result._grad = None
+    result._vc = None
     counter = None if out.base is None else _view_counter(result, inputs)
     level = _dual_level.get()
     if level is not None:
@@ -392,11 +407,12 @@ def _record(fn, inputs, attrs):
     result.grad_fn = fn
     fn._output_id = id(out)
     fn._hooks = None
-    fn._vc = counter
     if count == 2:
         fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, fn)
         fn._second = b if b.data.size <= KEPT_ELEMENTS else _edge(b, fn)
         fn._more = None
+        fn._sv = (None if counter is None and a._vc is None and b._vc is None
+                  else _versions(inputs, counter))
         try:
             fn.needs_input_grad = _NEEDS_TWO[a.requires_grad][b.requires_grad]
         except (KeyError, TypeError):
@@ -404,18 +420,15 @@ def _record(fn, inputs, attrs):
     elif count == 1:
         fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, fn)
         fn._second = None
+        fn._sv = None if counter is None and a._vc is None else _versions(inputs, counter)
         fn.needs_input_grad = _NEEDS_ONE.get(a.requires_grad) or (bool(a.requires_grad),)
     else:
         first, second, *more = [x if x.data.size <= KEPT_ELEMENTS else _edge(x, fn)
                                 for x in inputs]
         fn._first, fn._second, fn._more = first, second, tuple(more)
         fn.needs_input_grad = tuple(map(_REQUIRES_GRAD, inputs))
-    if counter is None and (a._vc is None if count == 1 else
-                            a._vc is None and b._vc is None if count == 2 else
-                            all(x._vc is None for x in inputs)):
-        fn._sv = None  # every version 0: the common case costs one look per input
-    else:
-        fn._sv = _versions(inputs, counter)
+        fn._sv = (None if counter is None and all(x._vc is None for x in inputs)
+                  else _versions(inputs, counter))
     return result
 
 
@@ -437,9 +450,9 @@ def _view_counter(result, inputs):
 
 
 def _versions(inputs, counter):
-    """The versions of ``inputs`` and of the result (whose counter is ``counter``), for
-    Function._sv. A view used after its base was changed in place by a recorded op is refused:
-    its recorded history no longer describes its values (PyTorch remakes it; we ask you to)."""
+    """Function._sv: the result's ``counter``, the versions of ``inputs`` and the result's. A
+    view used after its base was changed in place by a recorded op is refused: its recorded
+    history no longer describes its values (PyTorch remakes it; we ask you to)."""
     for x in inputs:
         base = x._base
         if (base is not None and x.requires_grad and base._history is not None
@@ -449,7 +462,7 @@ def _versions(inputs, counter):
                 f"of a tensor that was changed in place afterwards (now {base.grad_fn.name}), so "
                 "its recorded history describes values it no longer holds; make the view again "
                 "after the in-place change (e.g. v = y[0:2] once more), or clone() it first")
-    return (*[x._version for x in inputs], 0 if counter is None else counter[0])
+    return (counter, *[x._version for x in inputs], 0 if counter is None else counter[0])
 
 
 def _failure_message(fn, inputs, attrs, error):

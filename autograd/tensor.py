@@ -15,16 +15,15 @@ class Tensor:
     # _grad holds ``.grad``: None, a Tensor, or the array a backward stored, wrapped in a Tensor
     # when first read (as PyTorch makes its Python object), so a backward makes no object per
     # leaf for the garbage collector to count.
-    __slots__ = ("data", "requires_grad", "grad_fn", "_grad", "__dict__", "__weakref__")
+    # _vc is the version counter (see _version): a slot, as every op reads its inputs'.
+    __slots__ = ("data", "requires_grad", "grad_fn", "_grad", "_vc", "__dict__", "__weakref__")
     name = None
     _hooks = None
     _retains_grad = False
     _tangent = None  # (dual level, ndarray) in forward mode: see forward_ad
-    # In-place changes (see _version and autograd/ops/inplace.py): _vc, the version counter, a
-    # list shared by the tensors on one array, made on first need; _base, the tensor this one is
+    # In-place changes (see _version and autograd/ops/inplace.py): _base, the tensor this one is
     # a view of (PyTorch's x._base), and _view_version, its counter's value when the view was
     # made; _history, one (version, previous grad_fn) per recorded in-place change.
-    _vc = None
     _base = None
     _view_version = 0
     _history = None
@@ -44,6 +43,7 @@ class Tensor:
         self.requires_grad = False
         self.grad_fn = None
         self._grad = None
+        self._vc = None
         if name is not None:
             self.name = name
         if requires_grad:
@@ -57,6 +57,7 @@ class Tensor:
         t.requires_grad = requires_grad
         t.grad_fn = grad_fn
         t._grad = None
+        t._vc = None
         return t
 
     # --- introspection -------------------------------------------------------------------------
@@ -442,7 +443,7 @@ class Tensor:
         a backward through that Function can tell whether the values it saved changed."""
         counter = self._vc = [0]
         if self.grad_fn is not None:
-            self.grad_fn._vc = counter
+            self.grad_fn._count_result_versions(counter)
         return counter
 
     def _bump_version(self):

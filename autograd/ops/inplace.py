@@ -15,6 +15,7 @@ import weakref
 
 import numpy as np
 
+from ..forward_ad import _level as _dual_level
 from ..function import Function, _saves
 from ..grad_mode import _grad_enabled
 from ..tensor import Tensor, _raw
@@ -85,10 +86,12 @@ def change(tensor, name, make, operands=(), write=None):
     recording = _grad_enabled.get() and (
         tensor.requires_grad or any(getattr(x, "requires_grad", False) for x in operands))
     if not recording:
-        if write is not None:
+        if write is not None and _dual_level.get() is None:
             _guarded(tensor, name, lambda: write(tensor.data))
-        else:
-            _store(tensor, name, make(tensor).data)
+        else:  # forward mode too: the op pushes the tangent, which the tensor then carries
+            new = make(tensor)
+            _store(tensor, name, new.data)
+            tensor._tangent = new._tangent
         tensor._bump_version()
         return tensor
     _refuse_unrecordable(tensor, name)
@@ -101,6 +104,7 @@ def change(tensor, name, make, operands=(), write=None):
             raise _dtype_error(tensor, name, f"they have dtype {new.dtype}")
         new = new.to(tensor.dtype)
     _rebase(tensor, old, new, name)
+    tensor._tangent = new._tangent
     return tensor
 
 
@@ -122,8 +126,7 @@ def _rebase(tensor, old, new, name):
     tensor._history = [*(tensor._history or ()), (version, previous)]
     tensor.grad_fn = fn
     tensor.requires_grad = True
-    fn._vc = tensor._vc
-    fn._sv = (*(fn._sv or (0,) * (len(fn._edges()) + 1))[:-1], version)
+    fn._sv = (tensor._vc, *fn._recorded_versions()[1:-1], version)
 
 
 def _refuse_unrecordable(tensor, name):

@@ -353,6 +353,24 @@ def test_uniform_on_a_computed_tensor_cuts_the_gradient_as_in_pytorch():
     same_grad(x, tx)
 
 
+def test_forward_mode_tangents_follow_in_place_changes():
+    import autograd.forward_ad as fwAD
+    import torch.autograd.forward_ad as tfwAD
+
+    results = []
+    for lib, ad in ((ag, fwAD), (torch, tfwAD)):
+        with ad.dual_level():
+            x = ad.make_dual(lib.tensor([1.0, 2.0], dtype=lib.float64),
+                             lib.tensor([1.0, 0.5], dtype=lib.float64))
+            y = x * 1
+            y.mul_(3).exp_()
+            y[0] = x[1] * x[1]
+            results.append(ad.unpack_dual(y))
+    (ours, ours_tangent), (theirs, their_tangent) = results
+    same(ours, theirs)
+    same(ours_tangent, their_tangent)
+
+
 # --- views ------------------------------------------------------------------------------------
 
 
