@@ -954,36 +954,6 @@ class Xlogy(_Binary):
         return (d_a if need_a else None, a / b if need_b else None)
 
 
-@exposed("fmod")
-class Fmod(_Binary):
-    """The remainder of a / b with a's sign (C's fmod): a − trunc(a / b)·b, with partial
-    derivatives 1 and −trunc(a / b), PyTorch's."""
-
-    __slots__ = ()
-
-    def forward(self, a, b):
-        self.save_for_backward(a, b)
-        return np.fmod(a, b)
-
-    def partials(self, a, b, need_a, need_b):
-        return (_ones_like(a, b) if need_a else None, -call(Trunc, a / b) if need_b else None)
-
-
-@exposed("remainder")
-class Remainder(_Binary):
-    """The remainder of a / b with b's sign (Python's %): a − floor(a / b)·b, with partial
-    derivatives 1 and −floor(a / b), PyTorch's."""
-
-    __slots__ = ()
-
-    def forward(self, a, b):
-        self.save_for_backward(a, b)
-        return np.remainder(a, b)
-
-    def partials(self, a, b, need_a, need_b):
-        return (_ones_like(a, b) if need_a else None, -call(Floor, a / b) if need_b else None)
-
-
 def _ones_like(a, b):
     """Ones of a and b's broadcast shape (a partial derivative of 1), an array: it depends on
     neither operand, so it needs no graph."""
@@ -1051,6 +1021,39 @@ class Round(_PiecewiseConstant):
         scale = np.asarray(10.0 ** abs(decimals), dtype=work.dtype)
         out = np.rint(work / scale) * scale if decimals < 0 else np.rint(work * scale) / scale
         return out.astype(a.dtype, copy=False)
+
+
+class _Modulo(_Binary):
+    """The remainder a − q(a / b)·b for a rounding q (``rounding``, a Function), with partial
+    derivatives 1 and −q(a / b), PyTorch's."""
+
+    __slots__ = ()
+
+    def forward(self, a, b):
+        self.save_for_backward(a, b)
+        return self.remainder(a, b)
+
+    def partials(self, a, b, need_a, need_b):
+        return (_ones_like(a, b) if need_a else None,
+                -call(self.rounding, a / b) if need_b else None)
+
+
+@exposed("fmod")
+class Fmod(_Modulo):
+    """The remainder of a / b with a's sign (C's fmod): a − trunc(a / b)·b."""
+
+    __slots__ = ()
+    remainder = staticmethod(np.fmod)
+    rounding = Trunc
+
+
+@exposed("remainder")
+class Remainder(_Modulo):
+    """The remainder of a / b with b's sign (Python's %): a − floor(a / b)·b."""
+
+    __slots__ = ()
+    remainder = staticmethod(np.remainder)
+    rounding = Floor
 
 
 @exposed("clone")
