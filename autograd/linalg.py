@@ -14,6 +14,8 @@ from .ops.decomp import (
     EighVectors,
     Inv,
     LogAbsDet,
+    QrQ,
+    QrR,
     Solve,
     SvdS,
     SvdU,
@@ -25,6 +27,8 @@ Slogdet = namedtuple("Slogdet", ["sign", "logabsdet"])
 """What ``slogdet`` returns: ``sign, logabsdet = linalg.slogdet(A)``."""
 Eigh = namedtuple("Eigh", ["eigenvalues", "eigenvectors"])
 """What ``eigh`` returns: ``L, Q = linalg.eigh(A)``."""
+Qr = namedtuple("Qr", ["Q", "R"])
+"""What ``qr`` returns: ``Q, R = linalg.qr(A)``."""
 Svd = namedtuple("Svd", ["U", "S", "Vh"])
 """What ``svd`` returns: ``U, S, Vh = linalg.svd(A)``."""
 
@@ -72,6 +76,16 @@ def eigh(A):  # noqa: N803
 def eigvalsh(A):  # noqa: N803
     """The eigenvalues of a symmetric A, ascending."""
     return EighValues.apply(A)
+
+
+def qr(A, mode="reduced"):  # noqa: N803
+    """(Q, R) with A = Q R, Q's columns orthonormal and R upper triangular (mode "reduced",
+    PyTorch's default, only)."""
+    if mode != "reduced":
+        raise ValueError(f"linalg.qr: mode {mode!r} is not implemented here; use the default "
+                         "'reduced'")
+    A = _tensor(A)
+    return Qr(QrQ.apply(A), QrR.apply(A))
 
 
 def svd(A, full_matrices=True):  # noqa: N803

@@ -322,3 +322,105 @@ class SvdVh(_Svd):
             rest = _mT(tangent) @ u
             d_v = d_v + (rest - _mT(vh) @ (vh @ rest)) / s[..., None, :]
         return _mT(d_v)
+
+
+class _Qr(Function):
+    """The reduced QR decomposition A = Q R (Q with orthonormal columns, R upper triangular),
+    one node per factor. PyTorch's derivative (see ``_qr_square_or_tall``); a wide A = [X | Y]
+    has it for X = Q U with Q̄ + Y V̄ᵀ, beside Q V̄ for Y (R = [U | V]). A singular R (A of
+    lower rank) has no such derivative."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        if a.ndim < 2:
+            raise ValueError(f"linalg.qr: A must have at least 2 dimensions, got shape {a.shape}")
+        q, r = np.linalg.qr(a, mode="reduced")
+        self.save_for_backward(a, q, r)
+        return q if type(self) is QrQ else r
+
+    def _factors(self):
+        a, q, r = self.saved_tensors
+        if isinstance(a, Tensor):
+            return a, QrQ.apply(a), QrR.apply(a)
+        return a, q, r
+
+    def _gradient(self, grad_q, grad_r):
+        """Ā from the factors' gradients (either may be None: that factor's gradient is 0)."""
+        a, q, r = self._factors()
+        m, n = a.shape[-2:]
+        if m >= n:
+            return _qr_square_or_tall(q, r, grad_q, grad_r)
+        square = r[..., :m]
+        grad_rest = None if grad_r is None else grad_r[..., m:]
+        if grad_rest is not None:
+            extra = a[..., m:] @ _mT(grad_rest)
+            grad_q = extra if grad_q is None else grad_q + extra
+        grad_x = _qr_square_or_tall(q, square, grad_q,
+                                    None if grad_r is None else grad_r[..., :m])
+        grad_y = (q @ grad_rest) if grad_rest is not None else 0 * a[..., m:]
+        return _joined(grad_x, grad_y)
+
+    def _tangents(self, tangent):
+        """(dQ, dR) for a tangent dA."""
+        a, q, r = self.saved_tensors
+        m, n = a.shape[-2:]
+        k = min(m, n)
+        inverse = np.linalg.inv(r[..., :k])
+        c = _mT(q) @ tangent[..., :k] @ inverse
+        lower = np.tril(c, -1)
+        upper = c - (lower - _mT(lower))
+        d_q = tangent[..., :k] @ inverse - q @ upper
+        d_r = upper @ r[..., :k]
+        if m < n:
+            d_r = np.concatenate([d_r, _mT(d_q) @ a[..., m:] + _mT(q) @ tangent[..., m:]], -1)
+        return d_q, d_r
+
+
+def _qr_square_or_tall(q, r, grad_q, grad_r):
+    """Ā for A = Q R with m ≥ n (TensorFlow's and PyTorch's formula): with the skew parts
+    K = Qᵀ Q̄ − Q̄ᵀ Q + R R̄ᵀ − R̄ Rᵀ, Ā = Q (R̄ + tril(K) R⁻ᵀ) + (Q̄ − Q Qᵀ Q̄) R⁻ᵀ."""
+    n = r.shape[-1]
+    skew = 0
+    if grad_q is not None:
+        q_q = _mT(q) @ grad_q
+        skew = q_q - _mT(q_q)
+    if grad_r is not None:
+        r_r = r @ _mT(grad_r)
+        skew = skew + (r_r - _mT(r_r))
+    inverse_t = _mT(call(Inv, r))
+    inside = (skew * np.tril(np.ones((n, n)))) @ inverse_t
+    g = q @ (inside if grad_r is None else grad_r + inside)
+    if grad_q is not None:
+        g = g + (grad_q - q @ q_q) @ inverse_t
+    return g
+
+
+def _joined(left, right):
+    """[left | right] along the last axis, for arrays and Tensors."""
+    if isinstance(left, Tensor) or isinstance(right, Tensor):
+        from .shape import concatenate
+
+        return concatenate([left, right], axis=-1)
+    return np.concatenate([left, right], axis=-1)
+
+
+class QrQ(_Qr):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return self._gradient(grad, None)
+
+    def jvp(self, tangent):
+        return self._tangents(tangent)[0]
+
+
+class QrR(_Qr):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return self._gradient(None, grad)
+
+    def jvp(self, tangent):
+        return self._tangents(tangent)[1]

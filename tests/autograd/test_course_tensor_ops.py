@@ -340,6 +340,9 @@ CASES = [
            lambda m, i=i: torch.linalg.svd(m, full_matrices=False)[i].abs(), [r(*shape)],
            tol32=1e-4)
       for shape in ((3, 3), (4, 2), (2, 4), (2, 3, 2)) for i, part in enumerate("U S Vh".split())),
+    *(Case(f"linalg.qr {part} of {shape}", lambda m, i=i: ag.linalg.qr(m)[i],
+           lambda m, i=i: torch.linalg.qr(m)[i], [r(*shape)], tol32=1e-4)
+      for shape in ((3, 3), (4, 2), (2, 4), (2, 3, 2)) for i, part in enumerate("QR")),
     Case("linalg.svdvals", ag.linalg.svdvals, torch.linalg.svdvals, [r(3, 5)], tol32=1e-4),
     *(Case(f"linalg.matrix_norm {order}", lambda m, o=order: ag.linalg.matrix_norm(m, o),
            lambda m, o=order: torch.linalg.matrix_norm(m, o), [r(2, 3, 4)], tol32=1e-4)
@@ -633,6 +636,7 @@ def test_errors_name_the_op_the_shapes_and_the_fix(what, call, message):
     (lambda: ag.linalg.cholesky(ag.tensor(-np.eye(2))), r"not positive-definite"),
     (lambda: ag.linalg.matrix_norm(ag.tensor(r(2, 2)), 3), r"ord 3 is not a matrix norm"),
     (lambda: ag.linalg.svd(ag.tensor(r(2, 2))), r"only the reduced SVD"),
+    (lambda: ag.linalg.qr(ag.tensor(r(2, 2)), mode="complete"), r"mode 'complete' is not"),
 ])
 def test_products_and_reductions_refuse_bad_shapes_naming_the_op_and_the_fix(call, message):
     with pytest.raises((ValueError, IndexError), match=message):

@@ -30,6 +30,8 @@ INTERNAL = {
        for name in ("Cholesky", "EighValues", "EighVectors")},
     **{name: "a factor of linalg.svd, whose signs are a convention; the playground offers the "
              "singular values (svdvals)" for name in ("SvdU", "SvdVh")},
+    **{name: "a factor of linalg.qr (Q, R): the playground has no op of two results yet"
+       for name in ("QrQ", "QrR")},
     "Polygamma": "ψ⁽ⁿ⁾(x), digamma's derivatives, recorded only under create_graph (and "
                  "ag.polygamma(n, x), which the playground does not offer)",
 }
