@@ -6,9 +6,8 @@ version goes up by one. Where something is recorded, the new value is computed b
 op (so its derivative is the op's own), written into the tensor's array, and the tensor takes
 that op as its ``grad_fn`` (PyTorch's history rebase): earlier uses of the tensor keep the
 history of its old value (see ``engine``), and a backward that needs a value changed since it
-was saved raises PyTorch's error. Refused, as in PyTorch: a leaf that requires grad, and a view
-of one; refused here (PyTorch records it with CopySlices): any other view of a tensor in the
-graph, for which ``base[idx] = value`` is the recorded spelling.
+was saved raises PyTorch's error. A change through a view is recorded on its base, as
+PyTorch's CopySlices does. Refused, as in PyTorch: a leaf that requires grad, and a view of one.
 """
 
 import weakref
@@ -21,6 +20,7 @@ from ..grad_mode import _grad_enabled
 from ..tensor import Tensor, _raw
 from . import array_or_tensor
 from .indexing import _index_array, _places
+from .shape import Index
 
 
 class Copy(Function):
@@ -53,20 +53,27 @@ class IndexPut(Function):
     """``x[key] = value`` as a new tensor: x with value written at key. The overwritten places
     get no gradient from x; value gets the gradient of the places it went to."""
 
-    __slots__ = ("key", "kept")
+    __slots__ = ("key", "kept", "value_shape")
     backward_runs_on_arrays = True
 
     def forward(self, a, value, key):
         self.key = key
         out = a.copy()
-        out[key] = value
+        self.value_shape = value.shape
+        out[key] = _without_leading_ones(value, out[key].ndim)
         self.kept = np.ones(a.shape, dtype=a.dtype)
         self.kept[key] = 0
         return out
 
     def backward(self, grad):
         need_a, need_value = self.needs_input_grad
-        return (grad * self.kept if need_a else None, grad[self.key] if need_value else None)
+        grad_value = None
+        if need_value:
+            grad_value = grad[self.key]
+            if grad_value.ndim < len(self.value_shape):  # PyTorch's leading 1s, given back
+                grad_value = grad_value.reshape((1,) * (len(self.value_shape) - grad_value.ndim)
+                                                + grad_value.shape)
+        return (grad * self.kept if need_a else None, grad_value)
 
     def hint(self, inputs, key):
         return (f"x[key] = value: value of shape {inputs[1].shape} must broadcast to the shape "
@@ -74,8 +81,17 @@ class IndexPut(Function):
 
     def jvp(self, tangent_a, tangent_value):
         out = np.array(tangent_a, copy=True)
-        out[self.key] = tangent_value
+        out[self.key] = _without_leading_ones(np.asarray(tangent_value), out[self.key].ndim)
         return out
+
+
+def _without_leading_ones(value, ndim):
+    """``value`` with leading axes of length 1 dropped down to ``ndim`` axes, as PyTorch's
+    ``x[key] = value`` accepts (NumPy refuses a (1,) value for one element)."""
+    extra = value.ndim - ndim
+    if extra > 0 and all(n == 1 for n in value.shape[:extra]):
+        return value.reshape(value.shape[extra:])
+    return value
 
 
 def change(tensor, name, make, operands=(), write=None):
@@ -94,8 +110,18 @@ def change(tensor, name, make, operands=(), write=None):
             tensor._tangent = new._tangent
         tensor._bump_version()
         return tensor
-    _refuse_unrecordable(tensor, name)
-    old = Tensor._make(tensor.data, tensor.requires_grad, tensor.grad_fn)
+    _refuse_leaf(tensor, name)
+    if tensor._base is not None:
+        return _change_view(tensor, name, make)
+    old, new = _new_value(tensor, name, make)
+    _rebase(tensor, old, new, name)
+    return tensor
+
+
+def _new_value(tensor, name, make):
+    """``(old, new)``: a copy of ``tensor``'s values with its history (a copy, so that whatever
+    ``make`` saves of them survives the change), and ``make(old)`` checked to fit ``tensor``."""
+    old = Tensor._make(tensor.data.copy(), tensor.requires_grad, tensor.grad_fn)
     new = make(old)
     if new.shape != tensor.shape:
         raise _shape_error(tensor, name, new.shape)
@@ -103,18 +129,14 @@ def change(tensor, name, make, operands=(), write=None):
         if not np.can_cast(new.dtype, tensor.dtype, casting="same_kind"):
             raise _dtype_error(tensor, name, f"they have dtype {new.dtype}")
         new = new.to(tensor.dtype)
-    _rebase(tensor, old, new, name)
-    tensor._tangent = new._tangent
-    return tensor
+    return old, new
 
 
 def _rebase(tensor, old, new, name):
-    """Write ``new``'s values into ``tensor``'s array and give ``tensor`` new's history."""
+    """Write ``new``'s values into ``tensor``'s array and give ``tensor`` new's history (and
+    tangent, in forward mode); earlier uses keep ``old``'s (see engine._grad_fn_when_used)."""
     fn = new.grad_fn
     array = tensor.data
-    if fn._saved and _saves(fn, array):  # the op needs the old values: keep them aside
-        old.data = array.copy()
-        fn._set_saved_values([old.data if v is array else v for v in fn._saved_values()])
     _store(tensor, name, new.data)
     if fn._saved and _saves(fn, new.data):  # the op saved its result: that is tensor's array now
         fn._set_saved_values([array if v is new.data else v for v in fn._saved_values()])
@@ -126,11 +148,57 @@ def _rebase(tensor, old, new, name):
     tensor._history = [*(tensor._history or ()), (version, previous)]
     tensor.grad_fn = fn
     tensor.requires_grad = True
+    tensor._tangent = new._tangent
     fn._sv = (tensor._vc, *fn._recorded_versions()[1:-1], version)
 
 
-def _refuse_unrecordable(tensor, name):
-    """PyTorch's refusals: a leaf that requires grad, a view of one; and here, any view."""
+def _change_view(view, name, make):
+    """In place on a view of another tensor, recorded as PyTorch's CopySlices does: the base
+    takes ``base[places] = make(view)`` (IndexPut) as its change, and the view's history
+    becomes ``base[places]``, where ``places`` are the base's elements the view's array covers."""
+    base = view._base
+    places = _places_in(view, base, name)
+    _, new = _new_value(view, name, make)
+    change(base, name, lambda old_base: IndexPut.apply(old_base, new, key=places), (new,))
+    version = base._version
+    picked = Index.apply(base, key=places)
+    fn = picked.grad_fn
+    fn._output_id = id(view.data)
+    view._history = [*(view._history or ()), (version, view.grad_fn)]
+    view.grad_fn = fn
+    view.requires_grad = True
+    view._view_version = version
+    view._tangent = picked._tangent
+    fn._sv = (view._vc, *fn._recorded_versions()[1:-1], version)
+    return view
+
+
+def _places_in(view, base, name):
+    """The index (a tuple of integer arrays of the view's shape) of the elements of ``base``
+    that ``view``'s array shares memory with, found from the arrays' addresses and strides."""
+    whole, part = base.data, view.data
+    item = whole.itemsize
+    low, high = np.lib.array_utils.byte_bounds(whole)
+    if (part.dtype != whole.dtype or any(s % item for s in (*part.strides, *whole.strides))
+            or 0 in part.strides):
+        raise RuntimeError(
+            f"{name}: this tensor is a view of another tensor that this engine cannot map "
+            "element by element, so the change cannot be recorded; change a copy (v = v.clone()) "
+            "or write into the base tensor (base[idx] = values)")
+    memory = np.full((high - low) // item, -1, dtype=np.intp)
+
+    def laid_over(array):  # ``memory`` seen with ``array``'s layout
+        start = (array.__array_interface__["data"][0] - low) // item
+        return np.lib.stride_tricks.as_strided(
+            memory[start:], array.shape, [s // item * memory.itemsize for s in array.strides])
+
+    laid_over(whole)[...] = np.arange(whole.size).reshape(whole.shape)
+    flat = laid_over(part).copy()
+    return np.unravel_index(flat, whole.shape)
+
+
+def _refuse_leaf(tensor, name):
+    """PyTorch's refusals: a leaf that requires grad, and a view of one."""
     if tensor.grad_fn is None and tensor.requires_grad:
         raise RuntimeError(
             f"{name}: a leaf Variable that requires grad is being used in an in-place operation. "
@@ -138,19 +206,11 @@ def _refuse_unrecordable(tensor, name):
             "in `with autograd.no_grad():`; to compute a new value, write x = x.add(y) (not "
             "x.add_(y)) or x = x + y")
     base = tensor._base
-    if base is None:
-        return
-    if base.grad_fn is None and base.requires_grad:
+    if base is not None and base.grad_fn is None and base.requires_grad:
         raise RuntimeError(
             f"{name}: a view of a leaf Variable that requires grad is being used in an in-place "
             "operation. Change the leaf under `with autograd.no_grad():`, or compute a new "
             "tensor (v = v.add(y)) instead")
-    raise RuntimeError(
-        f"{name}: this tensor is a view (made by "
-        f"{tensor.grad_fn.name if tensor.grad_fn is not None else 'indexing or reshaping'}) of "
-        "another tensor, and this engine does not record in-place changes through a view "
-        "(PyTorch's CopySlices). Write into the base tensor instead (base[idx] = new values is "
-        "recorded), or change a copy: v = v.clone() first, or v = v.add(y) for a new tensor")
 
 
 def _store(tensor, name, values):
@@ -198,7 +258,7 @@ def set_item(tensor, key, value):
     raw = _raw(value)
 
     def write(array):
-        array[key] = raw
+        array[key] = _without_leading_ones(np.asarray(raw), array[key].ndim)
 
     return change(tensor, "x[...] = value", lambda old: IndexPut.apply(old, value, key=key),
                   (value,), write)

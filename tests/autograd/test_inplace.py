@@ -394,19 +394,38 @@ def test_in_place_on_a_view_of_a_leaf_that_requires_grad_raises_pytorchs_error()
         x[0:2].mul_(2)
 
 
-def test_in_place_on_a_view_of_a_computed_tensor_is_refused_with_the_fix():
-    (x, tx) = both()
-    y = x * 2
-    with pytest.raises(RuntimeError, match=r"view \(made by Index\).*base\[idx\] = "):
-        y[0:2].add_(3)
-    assert y._version == 0
-    ty = tx * 2
-    ty[0:2].add_(3)  # PyTorch records it (CopySlices); the recorded spelling here is setitem:
-    y[0:2] = y[0:2] + 3
-    (y * y).sum().backward()
-    (ty * ty).sum().backward()
+VIEWS = {
+    "a slice": lambda t: t[1:3],
+    "a row": lambda t: t[1],
+    "a column": lambda t: t[:, 2],
+    "every other": lambda t: t[::2, 1:],
+    "the transpose": lambda t: t.T,
+    "a reshape": lambda t: t.reshape(-1),
+    "a view of a view": lambda t: t[1:][:, ::2],
+}
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("method", ["mul_", "exp_", "setitem"])
+def test_in_place_on_a_view_of_a_computed_tensor_is_recorded_as_pytorchs_copyslices(view, method,
+                                                                                   rng):
+    (x, tx), (w, tw) = both(rng.standard_normal((3, 4))), both([1.5])
+    change = {"mul_": lambda v, w: v.mul_(w), "exp_": lambda v, w: v.exp_(),
+              "setitem": lambda v, w: _setitem(v, 0, w * 4)}[method]
+    results = []
+    for x_, w_ in ((x, w), (tx, tw)):
+        y = x_ * 2
+        v = VIEWS[view](y)
+        change(v, w_)
+        (y * y).sum().backward(retain_graph=True)
+        (v * 3).sum().backward()
+        results.append((y, v))
+    (y, v), (ty, tv) = results
     same(y, ty)
+    same(v, tv)
+    assert y._version == ty._version and v._version == tv._version
     same(x.grad, tx.grad)
+    same_grad(w, tw)
 
 
 def test_mul_keeps_both_operands_so_changing_one_it_multiplied_by_a_number_raises():
