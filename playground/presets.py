@@ -3,8 +3,9 @@
 The first ones are the worked examples of the classic autograd tutorials, with their numbers:
 numpygrad's d = a*b + a, the micrograd-style notebook's d = (a + 3) + (a * 2), babygrad's
 c = a*b, d = c*w on vectors, MiniTorchBR's sum of a product, micrograd's tanh neuron and PyGrad's
-z = y + y. Then small models (logistic regression, a two-layer MLP) and three lessons:
-broadcasting, and softmax of large logits written naively next to its stable form.
+z = y + y. Then small models (logistic regression, a two-layer MLP) and lessons: broadcasting,
+softmax of large logits written naively next to its stable form, convolution and pooling,
+attention, batch norm, and an LSTM cell's forget gate carrying the gradient back in time.
 
 Each graph is written in the expression language and parsed once, at import.
 """
@@ -222,6 +223,36 @@ _SOURCES = (
         h = batch_norm(x)
         target = const([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
         L = mse_loss(h, target)
+        """,
+    ),
+    (
+        "lstm_cell",
+        "An LSTM cell over three steps",
+        "The cell state carries the first input to the end: c1 → c2 → c3, multiplied by the "
+        "forget gate f = σ(bf) ≈ 0.98 at each step, so c1's gradient 0.620 is 0.98² of c3's "
+        "0.643 and x1 still gets 0.130; set bf = −4 (f ≈ 0.018) and it all but vanishes.",
+        """
+        x1 = 1.0
+        x2 = 0.5
+        x3 = -0.5
+        bf = 4.0
+        bi = 0.0
+        bo = 1.0
+        f = sigmoid(bf)
+        i = sigmoid(bi)
+        o = sigmoid(bo)
+        g1 = tanh(x1)
+        g2 = tanh(x2)
+        g3 = tanh(x3)
+        c1 = i * g1
+        fc1 = f * c1
+        ig2 = i * g2
+        c2 = fc1 + ig2
+        fc2 = f * c2
+        ig3 = i * g3
+        c3 = fc2 + ig3
+        t3 = tanh(c3)
+        h3 = o * t3
         """,
     ),
 )

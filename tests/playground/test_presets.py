@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from playground import evaluate, gradient_check, parse
+from playground import edits, evaluate, gradient_check, parse
 from playground.errors import SpecError
 from playground.presets import DEFAULT_KEY, PRESETS, Preset, get
 from playground.share import encode
@@ -67,6 +67,31 @@ def test_neuron_matches_micrograd_o_0_7071_and_its_gradients():
     expected = {"x1": -1.5, "w1": 1.0, "x2": 0.5, "w2": 0.0, "b": 0.5, "n": 0.5, "o": 1.0}
     for name, grad in expected.items():
         assert result.grad(name) == pytest.approx(grad, abs=1e-12), name
+
+
+def lstm_first_input_gradient(forget_bias):
+    """∂h3/∂x1 of the lstm_cell preset with bf = forget_bias, by hand: o · tanh'(c3) · f² ·
+    i · tanh'(x1)."""
+    sig = lambda v: 1 / (1 + math.exp(-v))  # noqa: E731
+    f, i, o = sig(forget_bias), sig(0.0), sig(1.0)
+    c1 = i * math.tanh(1.0)
+    c3 = f * (f * c1 + i * math.tanh(0.5)) + i * math.tanh(-0.5)
+    return o * (1 - math.tanh(c3) ** 2) * f * f * i * (1 - math.tanh(1.0) ** 2)
+
+
+def test_the_lstm_cell_carries_the_first_inputs_gradient_through_the_forget_gate():
+    result = evaluate(get("lstm_cell").spec)
+    assert result.output == "h3" and len(result.nodes) == 21
+    assert result.grad("x1") == pytest.approx(lstm_first_input_gradient(4.0), rel=1e-12)
+    assert result.grad("x1") == pytest.approx(0.130, abs=5e-4)
+    assert result.grad("c1") == pytest.approx(0.620, abs=5e-4)
+    assert result.grad("c3") == pytest.approx(0.643, abs=5e-4)
+    assert result.grad("c1") == pytest.approx(result.grad("c3") * result.value("f") ** 2,
+                                              rel=1e-12)
+    shut = edits.set_value(get("lstm_cell").spec, "bf", -4.0)
+    assert evaluate(shut).grad("x1") == pytest.approx(lstm_first_input_gradient(-4.0),
+                                                      rel=1e-12)
+    assert lstm_first_input_gradient(-4.0) < 1e-4
 
 
 def test_logistic_regression_starts_at_ln_2_with_gradient_xt_p_minus_y_over_n():
@@ -194,7 +219,7 @@ def test_every_preset_round_trips_through_text_and_fits_a_short_link(preset):
 
 def test_presets_have_unique_keys_a_title_and_one_sentence():
     keys = [p.key for p in PRESETS]
-    assert len(keys) == len(set(keys)) == 14
+    assert len(keys) == len(set(keys)) == 15
     for preset in PRESETS:
         assert preset.title and preset.explanation.endswith(".")
         assert ". " not in preset.explanation, preset.key
