@@ -355,9 +355,9 @@ def _check_versions(fn, edges):
             if any(value is array for value in saved):
                 raise _modified_error(fn, f"its input {i}", array, edge.grad_fn, counter[0],
                                       recorded[i])
-        else:
+        else:  # (a recorded in-place op's result is the array its input's maker made: skip it)
             for value in saved:
-                if id(value) == edge._output_id:
+                if id(value) == edge._output_id != fn._output_id:
                     raise _modified_error(fn, f"its input {i}", value, edge, counter[0],
                                           recorded[i])
     if result_counter is not None and result_counter[0] != recorded[-1]:

@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 
 import autograd as ag
+import autograd.forward_ad as fwAD
 from autograd import optim
 
 torch = pytest.importorskip("torch")
+tfwAD = pytest.importorskip("torch.autograd.forward_ad")
 pytestmark = pytest.mark.torch
 
 VALUES = [0.5, -1.5, 2.0]
@@ -169,6 +171,35 @@ def test_a_view_used_before_its_base_changes_keeps_the_old_history():
     (s + y.sum()).backward()
     (ts + ty.sum()).backward()
     same(x.grad, tx.grad)
+
+
+def test_large_tensors_held_by_their_functions_keep_the_right_histories():
+    (x, tx) = both(np.linspace(-1, 1, 3000))  # over 1,024 elements: edges are Functions
+    for x_ in (x, tx):
+        y = x_ * 2
+        z = y + 1
+        y.mul_(2)
+        w = y.exp()
+        y2 = y * 1
+        y2.exp_()
+        (z.sum() + y.sum() + w.sum() + y2.sum()).backward()
+    same(x.grad, tx.grad)
+    y, ty = x.exp(), tx.exp()
+    y.exp_()
+    ty.exp_()
+    assert "output 0 of Exp, is at version 1; expected version 0" in backward_error(ty)
+    assert "output 0 of Exp, is at version 1; expected version 0" in backward_error(y)
+
+
+def test_a_float32_tensor_keeps_its_dtype_when_a_float64_one_is_added_in_place():
+    (x, tx), (b, tb) = both([1.0, 2.0]), both([0.5, 0.25])
+    x, tx = x.to(np.float32), tx.float()
+    x += b
+    tx += tb
+    (x * x).sum().backward()
+    (tx * tx).sum().backward()
+    same(x, tx)
+    same(b.grad, tb.grad)
 
 
 def test_plus_equals_on_a_computed_tensor_is_recorded():
@@ -354,9 +385,6 @@ def test_uniform_on_a_computed_tensor_cuts_the_gradient_as_in_pytorch():
 
 
 def test_forward_mode_tangents_follow_in_place_changes():
-    import autograd.forward_ad as fwAD
-    import torch.autograd.forward_ad as tfwAD
-
     results = []
     for lib, ad in ((ag, fwAD), (torch, tfwAD)):
         with ad.dual_level():
