@@ -11,7 +11,9 @@ goes through its visit. The run, on one server started as the README starts it
   2. the class again while the flooders flood, round after round, until the class is done;
   3. one last round of the flooders alone, then: the server's CPU seconds after the last socket
      closed, and the time until the server is idle (a `IDLE_WINDOW_S` window under
-     `IDLE_SHARE` of one core).
+     `IDLE_SHARE` of one core); and one flooder that keeps its socket open until the last run
+     has finished. Their CPU is also given in runs of one heavy link opened alone (measured
+     first).
 
 Peak memory is the server's VmHWM before the flood and after it, the growth shared out over the
 flooding clients; the peak of the server's threads shows how many runs were alive at once.
@@ -90,14 +92,24 @@ async def flood(url: str, links: list[str], read: bool = False) -> load.Outcome:
 
 @dataclass
 class Probe:
-    """The server's CPU seconds, threads and resident memory, sampled every `every` seconds."""
+    """The server's CPU seconds and threads, sampled every `every` seconds while in use as
+    `async with Probe(server) as probe:`; stops the server should it pass MAX_SERVER_MIB."""
 
     server: load.Server
     every: float = 0.05
     samples: list[tuple[float, float, int]] = field(default_factory=list)  # (t, cpu, threads)
-    task: asyncio.Task | None = None
+    _task: asyncio.Task | None = None
 
-    def threads(self) -> int:
+    async def __aenter__(self) -> Probe:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+    def _threads(self) -> int:
         total = 0
         for pid in self.server.measured():
             with contextlib.suppress(OSError, AttributeError):
@@ -105,38 +117,54 @@ class Probe:
                 total += int(re.search(r"Threads:\s+(\d+)", status).group(1))
         return total
 
-    async def run(self, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            self.samples.append((time.perf_counter(), self.server.cpu_seconds(), self.threads()))
+    async def _run(self) -> None:
+        while True:
+            self.samples.append((time.perf_counter(), self.server.cpu_seconds(), self._threads()))
             if self.server.peak_mib() > MAX_SERVER_MIB:
                 self.server.stop()
                 raise RuntimeError(f"the server passed {MAX_SERVER_MIB} MiB: stopped")
             await asyncio.sleep(self.every)
 
-    def peak_threads(self, since: float) -> int:
-        return max((n for t, _, n in self.samples if t >= since), default=0)
+    def peak_threads(self) -> int:
+        return max((n for _, _, n in self.samples), default=0)
 
     async def until_idle(self, since: float) -> tuple[float, float]:
         """CPU seconds the server spent from `since` until it went idle, and the seconds
         that took."""
-        start_cpu = self.server.cpu_seconds()
         deadline = time.perf_counter() + MAX_IDLE_WAIT_S
         while time.perf_counter() < deadline:
-            if self.task is not None and self.task.done():
-                self.task.result()  # the probe's own error, if it stopped
+            if self._task.done():
+                self._task.result()  # the probe's own error, if it stopped
             window = [(t, c) for t, c, _ in self.samples if t >= since]
             for i, (t0, c0) in enumerate(window):
                 later = [(t, c) for t, c in window[i:] if t - t0 >= IDLE_WINDOW_S]
                 if later and later[0][1] - c0 <= IDLE_SHARE * (later[0][0] - t0):
-                    return c0 - start_cpu, t0 - since
+                    return c0 - window[0][1], t0 - since
             await asyncio.sleep(self.every)
         raise RuntimeError(f"the server was still busy {MAX_IDLE_WAIT_S:g} s after the flood")
 
+    async def cpu_of(self, work) -> dict[str, float]:
+        """Run `work()` and wait until the server is idle: its CPU seconds in all, those after
+        `work()` returned, and the seconds from then until idle."""
+        await self.until_idle(time.perf_counter())
+        start = self.server.cpu_seconds()
+        await work()
+        ended, end = time.perf_counter(), self.server.cpu_seconds()
+        after, idle = await self.until_idle(ended)
+        return {"cpu_s": end - start + after, "cpu_after_s": after, "idle_after_s": idle}
+
+
+async def one_heavy_link(url: str, number: int) -> None:
+    """Open one heavy link in a new session, as a student would, and wait for the page."""
+    session = load.Session(url, load.Outcome())
+    async with load._visit(session, "one heavy link"):
+        await session.connect()
+        session.query = urllib.parse.urlencode({"graph": flood_link(number)})
+        await session.rerun(page="graph")
+
 
 async def flood_with_class(args, server: load.Server, link: str) -> dict:
-    """Phases 2 and 3 of the module docstring (phase 1 is `class_alone`)."""
-    probe, stop_probe = Probe(server), asyncio.Event()
-    sampling = probe.task = asyncio.create_task(probe.run(stop_probe))
+    """Phases 2 and 3 of the module docstring; first, the CPU of one heavy link opened alone."""
     class_done = asyncio.Event()
     rounds = [0]
 
@@ -146,24 +174,26 @@ async def flood_with_class(args, server: load.Server, link: str) -> dict:
             await flood(server.url, [flood_link(first + i) for i in range(args.reruns)])
             rounds[0] += 1
 
-    hwm_before = server.peak_mib()
-    flooders = [asyncio.create_task(flooder(n)) for n in range(args.flooders)]
-    await asyncio.sleep(0.5)  # the flood is on when the class arrives
-    outcomes = await load.run_class(server.url, link, args.students, args.join, 0, [], False)
-    class_done.set()
-    await asyncio.gather(*flooders)
-    await probe.until_idle(time.perf_counter())  # the rounds of phase 2 are over
-    last = time.perf_counter()
-    await asyncio.gather(*(flood(server.url, [flood_link(10**6 + n * args.reruns + i)
-                                              for i in range(args.reruns)])
-                           for n in range(args.flooders)))
-    closed = time.perf_counter()
-    cpu_after, idle_after = await probe.until_idle(closed)
-    stop_probe.set()
-    await sampling
-    return {"outcomes": outcomes, "rounds": rounds[0], "cpu_after_close_s": cpu_after,
-            "idle_after_close_s": idle_after, "flood_s": closed - last,
-            "peak_threads": probe.peak_threads(0.0),
+    async def last_round() -> None:
+        await asyncio.gather(*(flood(server.url, [flood_link(10**6 + n * args.reruns + i)
+                                                  for i in range(args.reruns)])
+                               for n in range(args.flooders)))
+
+    async with Probe(server) as probe:
+        alone = await probe.cpu_of(lambda: one_heavy_link(server.url, -1))
+        hwm_before = server.peak_mib()
+        flooders = [asyncio.create_task(flooder(n)) for n in range(args.flooders)]
+        await asyncio.sleep(0.5)  # the flood is on when the class arrives
+        outcomes = await load.run_class(server.url, link, args.students, args.join, 0, [], False)
+        class_done.set()
+        await asyncio.gather(*flooders)
+        last = await probe.cpu_of(last_round)
+        reader = await probe.cpu_of(lambda: flood(server.url, [
+            flood_link(2 * 10**6 + i) for i in range(args.reruns)], read=True))
+    return {"outcomes": outcomes, "rounds": rounds[0], "one_link_cpu_s": alone["cpu_s"],
+            "flooder_cpu_s": last["cpu_s"] / args.flooders, "reader_cpu_s": reader["cpu_s"],
+            "cpu_after_close_s": last["cpu_after_s"], "idle_after_close_s": last["idle_after_s"],
+            "peak_threads": probe.peak_threads(),
             "rss_growth_per_flooder_mib": (server.peak_mib() - hwm_before) / args.flooders}
 
 
@@ -231,6 +261,7 @@ def _p95_of(outcomes: list[load.Outcome]) -> float:
 
 def report(args, alone: list[load.Outcome], flooded: dict, sessions: dict | None) -> None:
     base_p95, flood_p95 = _p95_of(alone), _p95_of(flooded["outcomes"])
+    one = flooded["one_link_cpu_s"]
     errors = sum(o.exceptions + o.disconnects for o in flooded["outcomes"])
     print(f"\n{args.flooders} flooder(s) x {args.reruns} reruns of heavy links, then closed; "
           f"a class of {args.students}; server streamlit run streamlit_app.py "
@@ -239,7 +270,12 @@ def report(args, alone: list[load.Outcome], flooded: dict, sessions: dict | None
         ["server CPU s after the last socket closed", f"{flooded['cpu_after_close_s']:.2f}",
          "<= 1"],
         ["s until the server is idle", f"{flooded['idle_after_close_s']:.2f}", "-"],
-        ["s to send the last round and close", f"{flooded['flood_s']:.2f}", "-"],
+        ["server CPU s per flooder, all its reruns", f"{flooded['flooder_cpu_s']:.2f}", "-"],
+        ["server CPU s of one heavy link opened alone", f"{one:.2f}", "-"],
+        ["one flooder's reruns, in runs of one link", f"{flooded['flooder_cpu_s'] / one:.1f}",
+         "a few"],
+        ["the same, socket kept open to the last run", f"{flooded['reader_cpu_s'] / one:.1f}",
+         "a few"],
         ["peak RSS growth per flooder MiB", f"{flooded['rss_growth_per_flooder_mib']:.0f}",
          "bounded"],
         ["peak server threads", str(flooded["peak_threads"]), "-"],

@@ -29,12 +29,14 @@ RUNS = [
     (["page_clicks.py", "--repeats", "1", "--pages", "Step through,Live class"],
      "Step through: Next"),
     (["train_clicks.py", "--repeats", "1"], "Pause (training)"),
+    (["flood.py", "--reruns", "20", "--students", "2", "--join", "0.5", "--sessions", "3"],
+     "class p95 per click s, flooded"),
 ]
 
 
 @pytest.mark.parametrize(("command", "expected"), RUNS,
                          ids=["engine", "conv", "models", "train", "playground", "app",
-                              "server_gc", "page_clicks", "train_clicks"])
+                              "server_gc", "page_clicks", "train_clicks", "flood"])
 def test_each_benchmark_script_runs_and_prints_its_table(command, expected):
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / command[0]), *command[1:]],

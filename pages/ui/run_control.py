@@ -38,9 +38,13 @@ def install() -> None:
 
 def stop_if_superseded() -> None:
     """Raise what Streamlit raises at its own calls when the session has a newer rerun waiting
-    or is closing; nothing otherwise, and nothing inside a widget callback."""
+    or is closing; nothing otherwise, nothing inside a widget callback, and nothing off the
+    script's own thread (a parallel fragment's worker may not take the script's requests)."""
     ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None or ThreadState.get().run_location is RunLocation.CALLBACK:
+    if ctx is None:
+        return
+    where = ThreadState.get()
+    if where.run_location is RunLocation.CALLBACK or where.is_parallel_worker:
         return
     request = ctx.script_requests.on_scriptrunner_yield()
     if request is None:

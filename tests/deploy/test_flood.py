@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 import urllib.parse
 from pathlib import Path
 
@@ -69,20 +68,6 @@ def _graph(session: load.Session) -> str:
     return urllib.parse.parse_qs(session.query).get("graph", [""])[0]
 
 
-async def _cpu_until_idle(server: load.Server, work) -> tuple[float, float]:
-    """Server CPU seconds from the start of `work()` until the server is idle after it, and
-    those after `work()` returned."""
-    probe, stop = flood.Probe(server), asyncio.Event()
-    probe.task = asyncio.create_task(probe.run(stop))
-    before = server.cpu_seconds()
-    await work()
-    after, _ = await probe.until_idle(time.perf_counter())
-    total = server.cpu_seconds() - before
-    stop.set()
-    await probe.task
-    return total, after
-
-
 def test_a_flood_of_reruns_with_new_links_costs_a_few_runs_not_one_each(server):
     """100 reruns sent back-to-back, each with a new heavy link, cost the server the CPU of at most
     three runs of one such link (measured first, on the same session), and the page ends on the
@@ -101,8 +86,9 @@ def test_a_flood_of_reruns_with_new_links_costs_a_few_runs_not_one_each(server):
                 await session.send_rerun(page="graph")
             await session.finished()
 
-        single, _ = await _cpu_until_idle(server, one)
-        total, _ = await _cpu_until_idle(server, flooded)
+        async with flood.Probe(server) as probe:
+            single = (await probe.cpu_of(one))["cpu_s"]
+            total = (await probe.cpu_of(flooded))["cpu_s"]
         assert _graph(session) == flood.flood_link(RERUNS - 1)  # the newest link is shown
         assert session.outcome.exceptions == 0, session.outcome.errors
         await session.close()
@@ -117,7 +103,11 @@ def test_a_session_closed_mid_flood_stops_its_work_within_a_second(server):
     async def work() -> None:
         await flood.flood(server.url, [flood.flood_link(1_000 + i) for i in range(RERUNS)])
 
-    _, after = _run(_cpu_until_idle(server, work))
+    async def measure() -> float:
+        async with flood.Probe(server) as probe:
+            return (await probe.cpu_of(work))["cpu_after_s"]
+
+    after = _run(measure())
     assert after <= 1.0, f"the server computed {after:.2f} CPU-s after the socket closed"
 
 
