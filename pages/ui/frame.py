@@ -70,6 +70,7 @@ button[data-testid^="stBaseButton-primary"] {{
   background-color: {PRIMARY_BUTTON[0]}; border-color: {PRIMARY_BUTTON[0]}; color: #ffffff; }}
 button[data-testid^="stBaseButton-primary"]:is(:hover, :active, :focus-visible) {{
   background-color: {PRIMARY_BUTTON[1]}; border-color: {PRIMARY_BUTTON[1]}; color: #ffffff; }}
+[data-testid="stVegaLiteChart"] {{ max-width: 100%; overflow-x: auto; }}
 @media (prefers-reduced-motion: reduce) {{
   *, *::before, *::after {{ animation-duration: 0.01ms !important;
     animation-iteration-count: 1 !important; transition-duration: 0.01ms !important;
@@ -77,7 +78,8 @@ button[data-testid^="stBaseButton-primary"]:is(:hover, :active, :focus-visible) 
 }}
 </style>"""
 """Sent with every page (`_page_style`): the focus outline, primary buttons legible in the dark
-theme, and no animation for readers who asked their system for less motion (WCAG 2.3.3)."""
+theme, a chart wider than a narrow screen scrolling in its own box rather than the page (WCAG
+1.4.10), and no animation for readers who asked their system for less motion (WCAG 2.3.3)."""
 
 _IN_FRAME: ContextVar[bool] = ContextVar("autograd_playground_in_frame", default=False)
 

@@ -1,0 +1,210 @@
+"""The README's teacher tour and the Train lesson with the keyboard alone (issue 26), in
+Chromium: each main action is reached with Tab from the page's start and done with Enter, Space
+or the arrows; every Tab stop on the way shows its focus with an outline of at least 3:1
+against the background behind it (computed styles, WCAG 2.4.7 and 1.4.11); Shift+Tab goes back
+and Tab leaves the drawing (no trap); the drawing zooms and pans from the keyboard and, on
+Gradients, its node is picked with Enter.
+
+The Tab stops each action takes are printed (`-s`) for the README's Accessibility section.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from e2e_helpers import DRAWING, expect, shoot, wait_for_app
+
+from playground import presets, share
+
+pytestmark = pytest.mark.e2e
+
+MAX_STOPS = 120
+"""A main action further than this many Tab stops from the page's start counts as unreachable."""
+MIN_FOCUS_CONTRAST = 3.0
+EXERCISE = "backprop?" + urlencode({"graph": share.encode(presets.get("classic").spec),
+                                    "ex": "grad:a,b,c"}, safe=":,")
+
+FOCUSED = """() => {
+  let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  if (!e || e === document.body) return null;
+  const s = getComputedStyle(e);
+  // The background the outline is drawn on: the nearest opaque ancestor whose box holds the
+  // outline's (a slider's thumb sits on its narrow track, the ring around it on the page).
+  const grow = parseFloat(s.outlineOffset || 0) + parseFloat(s.outlineWidth || 0);
+  const ring = e.getBoundingClientRect();
+  const holds = (n) => { const r = n.getBoundingClientRect();
+    return r.left <= ring.left - grow && r.right >= ring.right + grow
+      && r.top <= ring.top - grow && r.bottom >= ring.bottom + grow; };
+  const parent = (n) => n.parentElement ?? n.getRootNode().host ?? null;
+  const opaque = (c) => c && c !== 'transparent' && !/rgba\\(.*, 0\\)$/.test(c);
+  let behind = parent(e);
+  while (behind && !(opaque(getComputedStyle(behind).backgroundColor) && holds(behind))) {
+    behind = parent(behind);
+  }
+  return {
+    tag: e.tagName.toLowerCase(), role: e.getAttribute('role'),
+    label: (e.getAttribute('aria-label') || e.innerText || e.value || '').trim().slice(0, 80),
+    outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1 ? s.outlineColor
+      : null,
+    shadow: s.boxShadow !== 'none' ? s.boxShadow : null,
+    behind: behind ? getComputedStyle(behind).backgroundColor : 'rgb(255, 255, 255)',
+    inDrawing: Boolean(e.closest('[data-testid="graph-drawing"]')),
+  };
+}"""
+
+STYLED = """() => [...document.querySelectorAll('style')].some(
+  (s) => s.textContent.includes(':focus-visible { outline'))"""
+"""The app's stylesheet (pages/ui/frame.ACCESSIBLE_STYLE) is on the page."""
+
+
+def channels(css: str) -> list[float]:
+    """r, g, b (0-255) and alpha (0-1) of a CSS rgb() or rgba() colour."""
+    numbers = [float(c) for c in re.findall(r"[\d.]+", css)]
+    return numbers[:3] + [numbers[3] if len(numbers) > 3 else 1.0]
+
+
+def contrast(mark: str, behind: str) -> float:
+    """WCAG 2 contrast ratio of a focus mark's colour, laid over `behind` as the browser paints
+    it (a half-transparent mark is blended), against `behind`."""
+    *fg, alpha = channels(mark)
+    bg = channels(behind)[:3]
+    fg = [alpha * f + (1 - alpha) * b for f, b in zip(fg, bg)]
+
+    def luminance(rgb: list[float]) -> float:
+        linear = [(c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4
+                  for c in rgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def focus_colour(stop: dict) -> str | None:
+    """The colour the focused element is marked with: its outline, else its box-shadow's."""
+    if stop["outline"]:
+        return stop["outline"]
+    if stop["shadow"]:
+        return re.match(r"rgba?\([^)]*\)", stop["shadow"]).group(0)
+    return None
+
+
+def tab_to(page, found, what: str, stops: list[dict] | None = None) -> int:
+    """Press Tab until `found(stop)`; every stop on the way must show its focus at 3:1 or more.
+    Returns the number of presses."""
+    stops = [] if stops is None else stops
+    page.wait_for_function(STYLED)
+    for presses in range(1, MAX_STOPS + 1):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(FOCUSED)
+        if stop is None:
+            continue
+        colour = focus_colour(stop)
+        assert colour is not None, f"no visible focus on {stop}"
+        ratio = contrast(colour, stop["behind"])
+        assert ratio >= MIN_FOCUS_CONTRAST, f"focus {colour} on {stop['behind']}: {ratio:.2f}:1 " \
+            f"at {stop}"
+        stops.append({**stop, "contrast": round(ratio, 2)})
+        if found(stop):
+            ratios = [s["contrast"] for s in stops]
+            print(f"{what}: {presses} Tab stops; focus contrast {min(ratios):.2f}-"
+                  f"{max(ratios):.2f}")
+            return presses
+    raise AssertionError(f"{what} not reached in {MAX_STOPS} Tab stops; the last: {stops[-3:]}")
+
+
+def named(label: str):
+    return lambda stop: stop["label"].endswith(label) and stop["tag"] == "button"
+
+
+def test_apply_an_expression_with_the_keyboard(laptop, app_url, artifacts_dir: Path):
+    laptop.goto(app_url)
+    wait_for_app(laptop)
+    tab_to(laptop, lambda s: s["role"] == "tab" and s["label"] == "Add a node", "the tabs")
+    laptop.keyboard.press("ArrowRight")  # Streamlit's tabs: the arrows move between them
+    laptop.keyboard.press("Enter")
+    expect(laptop.get_by_role("tab", name="Expression")).to_have_attribute("aria-selected",
+                                                                           "true")
+    tab_to(laptop, lambda s: s["tag"] == "textarea", "the expression box")
+    laptop.keyboard.press("ControlOrMeta+a")
+    laptop.keyboard.type("x = 2.0\ny = 3.0\nr = x * y\n")  # r and c: typed, not shortcuts
+    presses = tab_to(laptop, named("Apply"), "Apply")
+    laptop.keyboard.press("Enter")
+    expect(laptop.get_by_test_id(DRAWING)).to_contain_text("value 6.0000")
+    shoot(laptop, artifacts_dir, "keyboard-apply", folder="a11y")
+    assert presses <= 3  # from the expression box
+
+
+def test_next_step_with_the_keyboard(laptop, app_url):
+    laptop.goto(f"{app_url}/backprop")
+    wait_for_app(laptop)
+    presses = tab_to(laptop, lambda s: s["label"] == "Next" or s["label"].endswith("Next"),
+                     "next step")
+    laptop.keyboard.press("Enter")
+    expect(laptop.get_by_test_id(DRAWING).get_by_role("status")).to_contain_text("Step 1 of 2")
+    laptop.keyboard.press("Space")
+    expect(laptop.get_by_test_id(DRAWING).get_by_role("status")).to_contain_text("Step 2 of 2")
+    assert presses < MAX_STOPS
+
+
+def test_the_drawing_walks_zooms_pans_and_picks_a_node_with_the_keyboard(laptop, app_url,
+                                                                          artifacts_dir: Path):
+    laptop.goto(f"{app_url}/gradients")
+    wait_for_app(laptop)
+    stops: list[dict] = []
+    tab_to(laptop, lambda s: s["role"] == "graphics-symbol", "the drawing", stops)
+    chosen = laptop.get_by_test_id(DRAWING).locator("g.node.selected[role='graphics-symbol']")
+    assert laptop.evaluate(FOCUSED)["label"] == chosen.get_attribute("aria-label")  # in detail
+    laptop.keyboard.press("Home")
+    assert laptop.evaluate(FOCUSED)["label"].startswith("a (input)")
+    laptop.keyboard.press("ArrowRight")
+    laptop.keyboard.press("ArrowRight")
+    assert laptop.evaluate(FOCUSED)["label"].startswith("c = mul(a, b)")
+    shoot(laptop, artifacts_dir, "keyboard-drawing-focus", folder="a11y")
+    stage = laptop.get_by_test_id(DRAWING).locator(".stage")
+    before = stage.evaluate("e => e.style.transform")
+    laptop.keyboard.press("+")
+    zoomed = stage.evaluate("e => e.style.transform")
+    assert zoomed != before
+    laptop.keyboard.press("Shift+ArrowLeft")
+    assert stage.evaluate("e => e.style.transform") != zoomed
+    laptop.keyboard.press("0")  # the whole drawing again
+    laptop.keyboard.press("Enter")
+    expect(laptop.get_by_role("combobox", name="Node")).to_have_value("c")
+    expect(chosen).to_have_attribute("data-name", "c")
+    assert laptop.evaluate(FOCUSED)["label"].startswith("c = mul(a, b)")  # focus kept
+    # No trap: Tab leaves the drawing, Shift+Tab comes back to the node.
+    laptop.keyboard.press("Tab")
+    assert not laptop.evaluate(FOCUSED)["inDrawing"]
+    laptop.keyboard.press("Shift+Tab")
+    assert laptop.evaluate(FOCUSED)["label"].startswith("c = mul(a, b)")
+
+
+def test_start_training_with_the_keyboard(laptop, app_url):
+    laptop.goto(f"{app_url}/train")
+    expect(laptop.get_by_test_id("stVegaLiteChart")).to_have_count(5, timeout=30_000)
+    tab_to(laptop, named("Start"), "Start training")
+    laptop.keyboard.press("Space")
+    step = laptop.get_by_test_id("stMetric").filter(has_text="Step").get_by_test_id(
+        "stMetricValue")
+    expect(step).not_to_have_text(re.compile(r"^(0|25)$"))
+    # Start gives way to Pause, another button: the focus goes with Start and the next Tab
+    # starts from the page's top (known, README: Accessibility), but Pause is reachable.
+    tab_to(laptop, named("Pause"), "Pause after Start")
+    laptop.keyboard.press("Enter")
+    expect(laptop.get_by_role("button", name="Start")).to_be_visible()
+
+
+def test_check_an_answer_with_the_keyboard(laptop, app_url):
+    laptop.goto(f"{app_url}/{EXERCISE}")
+    wait_for_app(laptop)
+    tab_to(laptop, lambda s: s["tag"] == "input"
+           and laptop.get_by_label("∂d/∂a").evaluate("e => e === document.activeElement"),
+           "the guess of ∂d/∂a")
+    laptop.keyboard.type("4")
+    tab_to(laptop, named("Check"), "Check")
+    laptop.keyboard.press("Enter")
+    expect(laptop.get_by_role("status").filter(has_text="right")).to_contain_text(
+        "right (∂d/∂a)")
