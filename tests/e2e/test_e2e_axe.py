@@ -199,3 +199,60 @@ def test_at_200_percent_zoom_the_main_actions_stay_usable(browser, app_url, arti
         context.close()
     assert not found["sideways"], found
     assert not found["cut"], found["cut"]
+
+
+DRAWN_COLOURS = """() => {
+  const drawing = document.querySelector('[data-testid=graph-drawing]')
+    ?? [...document.querySelectorAll('*')].map((e) => e.shadowRoot?.querySelector(
+      '[data-testid=graph-drawing]')).find(Boolean);
+  const page = getComputedStyle(drawing.querySelector('.viewport')).backgroundColor;
+  return [...drawing.querySelectorAll('g.node')].map((node) => {
+    const shape = node.querySelector('polygon:not([fill=none]), path:not([fill=none]), '
+                                     + 'ellipse:not([fill=none])');
+    const text = node.querySelector('text');
+    const s = getComputedStyle(shape), t = getComputedStyle(text);
+    return {node: node.dataset.name, role: node.getAttribute('class'), page, stroke: s.stroke,
+            fill: s.fill, text: t.fill, textOpacity: parseFloat(t.opacity)};
+  });
+}"""
+
+
+def rgb(css: str) -> list[float]:
+    """0-255 channels of a computed colour: rgb(...) or, from color-mix, color(srgb r g b)."""
+    numbers = [float(c) for c in re.findall(r"[\d.]+", css.replace("srgb", ""))[:3]]
+    return [c * 255 for c in numbers] if css.startswith("color(") else numbers
+
+
+def ratio(a: list[float], b: list[float]) -> float:
+    """WCAG 2 contrast ratio of two colours (0-255 channels)."""
+    def luminance(c: list[float]) -> float:
+        linear = [(x / 255) / 12.92 if x / 255 <= 0.04045 else ((x / 255 + 0.055) / 1.055) ** 2.4
+                  for x in c]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("preset", ["two_paths", "softmax_naive"])
+def test_the_drawings_borders_and_text_meet_contrast_in_both_themes(laptop, app_url, preset):
+    """WCAG 1.4.11 and 1.4.3 in the drawing, measured from the rendered SVG (axe does not
+    measure SVG): each node's border at least 3:1 against the page and against its own fill,
+    its text (with its opacity) at least 4.5:1 on its fill, in the light and the dark theme.
+    Two presets draw every role: input, constant, operation, oval, output, flagged."""
+    laptop.goto(f"{app_url}/graph?" + urlencode({"graph": share.encode(presets.get(preset).spec)}))
+    settle(laptop)
+    worst = {}
+    for theme in THEMES:
+        laptop.emulate_media(color_scheme=theme)
+        settle(laptop)
+        for n in laptop.evaluate(DRAWN_COLOURS):
+            fill, page = rgb(n["fill"]), rgb(n["page"])
+            text = [n["textOpacity"] * c + (1 - n["textOpacity"]) * f
+                    for c, f in zip(rgb(n["text"]), fill)]
+            found = (ratio(rgb(n["stroke"]), page), ratio(rgb(n["stroke"]), fill),
+                     ratio(text, fill))
+            key = (theme, n["role"])
+            worst[key] = tuple(min(a, b) for a, b in zip(worst.get(key, found), found))
+    print(preset, {k: tuple(round(x, 2) for x in v) for k, v in worst.items()})
+    low = {k: v for k, v in worst.items() if v[0] < 3 or v[1] < 3 or v[2] < 4.5}
+    assert not low, f"(border on page, border on fill, text on fill) under 3, 3, 4.5: {low}"
