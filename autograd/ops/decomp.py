@@ -54,8 +54,9 @@ class Inv(Function):
 
 
 class Det(Function):
-    """det A, with derivative det A · A⁻ᵀ (the cofactor matrix). At a singular matrix PyTorch
-    gives the cofactors through an SVD; here A⁻¹ does not exist, so that gradient is refused."""
+    """det A, with derivative its cofactor matrix: det A · A⁻ᵀ, or where A is singular (no
+    inverse) through an SVD (``_svd_cofactors``). PyTorch 2.13 gives 0 at an exactly singular
+    matrix, which is the cofactor matrix only below rank n − 1."""
 
     __slots__ = ()
     backward_runs_on_arrays = True
@@ -66,22 +67,58 @@ class Det(Function):
         self.save_for_backward(a, out)
         return out
 
-    def _inverse(self, a):
-        try:
-            return call(Inv, a)
-        except ValueError:
-            raise ValueError("linalg.det: the gradient of det at a singular matrix (det = 0) is "
-                             "its cofactor matrix, which this engine does not compute (PyTorch "
-                             "does, through an SVD); move the matrix off the singular point"
-                             ) from None
+    def _cofactors(self):
+        a, out = self.saved_tensors
+        singular = _data(out) == 0
+        if not singular.any():
+            return out[..., None, None] * _mT(call(Inv, a))
+        if singular.ndim == 0:
+            return _svd_cofactors(a)
+        flat = a.reshape(-1, *a.shape[-2:])
+        each = [_svd_cofactors(flat[i]) if zero else _mT(call(Inv, flat[i])) * out.reshape(-1)[i]
+                for i, zero in enumerate(singular.reshape(-1))]
+        if isinstance(a, Tensor):
+            from .shape import stack
+
+            return stack(each).reshape(a.shape)
+        return np.stack(each).reshape(a.shape)
 
     def backward(self, grad):
-        a, out = self.saved_tensors
-        return (grad * out)[..., None, None] * _mT(self._inverse(a))
+        return grad[..., None, None] * self._cofactors()
 
     def jvp(self, tangent):
-        a, out = self.saved_tensors
-        return out * np.trace(self._inverse(a) @ tangent, axis1=-2, axis2=-1)
+        return (self._cofactors() * tangent).sum(axis=(-2, -1))
+
+
+def _svd_cofactors(a):
+    """The cofactor matrix of a singular A (det 0, no inverse), through the SVD A = U S Vh:
+    det(U Vh) · U diag(∏_{j≠i} s_j) Vh, recorded under create_graph."""
+    if isinstance(a, Tensor):
+        u, s, vh = SvdU.apply(a), SvdS.apply(a), SvdVh.apply(a)
+    else:
+        u, s, vh = np.linalg.svd(a)
+    sign = np.linalg.det(_data(u) @ _data(vh))  # ±1, constant where A moves a little
+    return sign[..., None, None] * ((u * _products_of_others(s)[..., None, :]) @ vh)
+
+
+def _products_of_others(s):
+    """∏_{j≠i} s_j along the last axis, exact with zeros: the running product from the left up
+    to i times the one from the right down to i."""
+    ones = np.ones((*s.shape[:-1], 1), dtype=_data(s).dtype)
+    if isinstance(s, Tensor):
+        from .reduce import Cumprod
+        from .shape import concatenate
+
+        left = Cumprod.apply(concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
+        right = Cumprod.apply(concatenate([ones, s.flip(-1)[..., :-1]], axis=-1), axis=-1)
+        return left * right.flip(-1)
+    left = np.cumprod(np.concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
+    right = np.cumprod(np.concatenate([ones, s[..., ::-1][..., :-1]], axis=-1), axis=-1)
+    return left * right[..., ::-1]
+
+
+def _data(x):
+    return x.data if isinstance(x, Tensor) else np.asarray(x)
 
 
 class LogAbsDet(Function):

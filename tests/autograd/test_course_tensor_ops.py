@@ -654,7 +654,15 @@ def test_eigh_with_repeated_eigenvalues_gives_the_eigenvectors_nan_gradient_as_t
     np.testing.assert_array_equal(a.grad.data, eye)
 
 
-def test_det_refuses_the_gradient_at_a_singular_matrix_naming_what_torch_does():
-    a = ag.tensor(np.ones((2, 2)), requires_grad=True)
-    with pytest.raises(ValueError, match="gradient of det at a singular matrix"):
+def test_det_at_a_singular_matrix_has_its_cofactors_as_gradient_where_torch_2_13_gives_0():
+    rank_two = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.5, 1.0, -1.0]])
+    for matrix, cofactors in [(np.ones((2, 2)), [[1.0, -1.0], [-1.0, 1.0]]),
+                              (rank_two, [[-10.0, 5.0, 0.0], [5.0, -2.5, 0.0], [0.0, 0.0, 0.0]])]:
+        a = ag.tensor(matrix, requires_grad=True)
         ag.linalg.det(a).backward()
+        np.testing.assert_allclose(a.grad.data, cofactors, atol=1e-13)
+        assert ag.gradcheck(ag.linalg.det, [ag.tensor(matrix, requires_grad=True)])
+        check_second_order(ag.linalg.det, matrix, rng=np.random.default_rng(4))
+        t = torch.tensor(matrix, requires_grad=True)
+        torch.linalg.det(t).backward()
+        assert not t.grad.any()  # PyTorch's answer here; the README's difference table says so
