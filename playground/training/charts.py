@@ -26,6 +26,24 @@ DIVERGING = {"domain": [-1, 0, 1], "range": [ORANGE, ZERO, BLUE], "clamp": True,
              "interpolate": "rgb"}
 """The colour scale of every heat map, point and weight: [-1, 1] through 0, mixed in RGB (Vega's
 default, HCL, passes through green on the way from orange to blue)."""
+DESCRIPTIONS = {
+    "plane": ("Output plane: the network's {what} over x₁ and x₂ from −6 to 6 as a heat map, "
+              "orange for negative, blue for positive, with the data points on top in the colour "
+              "of their {label} (test points ringed in black); the loss and accuracy are in the "
+              "numbers above."),
+    "network": ("The network: each neuron's output over the plane as a tile, one row of tiles "
+                "per layer from the inputs to the output, joined by its weights (line width: the "
+                "weight's size; colour: its sign, orange negative and blue positive)."),
+    "loss": "Training loss (dashed grey) and test loss (solid blue) against the step.",
+    "accuracy": ("Training accuracy (dashed grey) and test accuracy (solid blue) against the "
+                 "step, 0 % to 100 %."),
+    "gradients": ("Each layer's weight-gradient norm against the step, on a log scale, one line "
+                  "per layer."),
+}
+"""Each picture's text alternative: Vega names the chart with its spec's description (WCAG
+1.1.1), which screen readers read in place of "Vega visualization". Fixed texts (the numbers
+are the page's metrics), so the specs stay the same while training and the browser only swaps
+their data."""
 PICK = "pick"
 """The name of the point selection on the data points (what a click chooses)."""
 LABEL_AXIS = {"title": None, "grid": False, "ticks": False, "domain": False,
@@ -73,6 +91,8 @@ def boundary(plane: pd.DataFrame, points: pd.DataFrame, chosen: pd.DataFrame,
     axis = {"scale": {"domain": [-DOMAIN, DOMAIN], "nice": False}, "type": "quantitative"}
     what = "value" if regression else "class"
     return {
+        "description": DESCRIPTIONS["plane"].format(
+            what="output" if regression else "probability of blue", label=what),
         "width": BOUNDARY_SIZE, "height": BOUNDARY_SIZE, "autosize": {"type": "pad"},
         "usermeta": {"embedOptions": {"renderer": "svg"}},  # each point an element to click
         "datasets": {"plane": plane, "points": points, "chosen": chosen},
@@ -130,6 +150,7 @@ def network(picture: NetworkPicture) -> dict:
                                                               picture.rows["y"]],
                   "labelExpr": _label_expr(zip(picture.rows["y"], picture.rows["text"]))}}
     return {
+        "description": DESCRIPTIONS["network"],
         "width": lay.width, "height": lay.height, "autosize": {"type": "pad"},
         "usermeta": {"embedOptions": {"renderer": "svg"}},  # few marks; labels are elements
         "view": {"stroke": None},
@@ -173,12 +194,13 @@ def _label_expr(labels) -> str:
 def loss(frame: pd.DataFrame) -> dict:
     """Training and test loss against the step, from 0 up with a few round ticks."""
     return _lines(frame, "loss", {"type": "linear", "zero": True, "nice": True},
-                  value_format=".2~f")
+                  value_format=".2~f", description=DESCRIPTIONS["loss"])
 
 
 def accuracy(frame: pd.DataFrame) -> dict:
     """Training and test accuracy against the step, 0 % to 100 %."""
-    spec = _lines(frame, "accuracy", {"domain": [0, 1]}, value_format=".0%")
+    spec = _lines(frame, "accuracy", {"domain": [0, 1]}, value_format=".0%",
+                  description=DESCRIPTIONS["accuracy"])
     spec["encoding"]["y"]["axis"]["values"] = [0, 0.25, 0.5, 0.75, 1]
     return spec
 
@@ -187,7 +209,8 @@ def gradient_norms(frame: pd.DataFrame) -> dict:
     """Each layer's weight-gradient norm against the step, on a log scale: stacked sigmoids
     show the first layers' norms falling decades below the last one's. Ticks only at powers of
     ten, written as such (1e-3, 0.01, 0.1, 1, 10), so none overprint."""
-    spec = _lines(frame, "gradient norm (log)", {"type": "log"}, value_format=".1~g")
+    spec = _lines(frame, "gradient norm (log)", {"type": "log"}, value_format=".1~g",
+                  description=DESCRIPTIONS["gradients"])
     spec["encoding"]["y"]["axis"].update({
         "labelExpr": "abs(log(datum.value) / LN10 - round(log(datum.value) / LN10)) < 1e-6 "
                      "? (datum.value >= 0.01 && datum.value <= 100 ? format(datum.value, '~g') "
@@ -200,11 +223,13 @@ def gradient_norms(frame: pd.DataFrame) -> dict:
     return spec
 
 
-def _lines(frame: pd.DataFrame, title: str, scale: dict, value_format: str = ".3g") -> dict:
+def _lines(frame: pd.DataFrame, title: str, scale: dict, value_format: str,
+           description: str) -> dict:
     """Lines of ``value`` against ``step`` per ``series`` (train dashed grey, test solid blue).
     The step axis starts at 0 and spans at least 10 steps, so a fresh network's single record
     still has a readable axis; its labels are whole numbers (1k for 1,000)."""
     return {
+        "description": description,
         "height": LINE_HEIGHT, "autosize": {"type": "fit-x", "contains": "padding"},
         "usermeta": {"embedOptions": {"renderer": "svg"}},  # a few paths; labels are elements
         "data": {"name": "history"},

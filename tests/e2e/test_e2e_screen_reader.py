@@ -89,3 +89,16 @@ def test_an_exercises_results_are_announced_with_their_node(laptop, app_url):
         "not yet (∂d/∂c)")
     tree = accessibility_tree(laptop)
     assert {n["role"] for n in tree if n["live"]} >= {"status", "alert"}
+
+
+def test_the_train_pages_pictures_are_named_by_what_they_show(laptop, app_url):
+    laptop.goto(f"{app_url}/train")
+    expect(laptop.get_by_test_id("stVegaLiteChart")).to_have_count(5)
+    expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0)
+    names = [n["name"] for n in accessibility_tree(laptop) if n["role"] == "graphics-document"]
+    assert len(names) == 5, names
+    assert [name.split(":")[0].split(" (")[0] for name in names] == [
+        "Output plane", "The network", "Training loss", "Training accuracy",
+        "Each layer's weight-gradient norm against the step, on a log scale, one line per layer."]
+    assert "Vega visualization" not in names
+    assert "probability of blue" in names[0]

@@ -166,3 +166,15 @@ def test_the_palette_is_orange_and_blue_never_red_against_green():
     _, green, blue = (int(charts.BLUE[i:i + 2], 16) for i in (1, 3, 5))
     assert blue > green  # blue
     assert charts.DIVERGING["interpolate"] == "rgb"  # HCL would pass through green
+
+
+def test_every_picture_has_a_text_alternative_that_says_what_it_shows():
+    """Vega names a chart by its spec's description (a screen reader read "Vega
+    visualization" for all five); regression says output rather than probability."""
+    said = [s["description"] for s in all_specs(Trainer(TrainSettings()))]
+    assert [text.split(":")[0].split(" (")[0] for text in said] == [
+        "The network", "Output plane", "Training loss", "Training accuracy",
+        "Each layer's weight-gradient norm against the step, on a log scale, one line per layer."]
+    assert "probability of blue" in said[1] and "orange for negative" in said[1]
+    plane = all_specs(Trainer(TrainSettings(dataset="surface")))[1]["description"]
+    assert "the network's output over" in plane and "probability" not in plane
