@@ -38,17 +38,24 @@ def _cot_derivative(n):
     return [_LONG(c) for c in poly.coeffs]
 
 
-def _polygamma_positive(n, x):
-    """ψ⁽ⁿ⁾(x) for x > 0 (longdouble): the recurrence ψ⁽ⁿ⁾(x) = ψ⁽ⁿ⁾(x + 1) − (−1)ⁿ n!/x^(n+1)
-    up to x ≥ 20, then the asymptotic series in 1/x with Bernoulli numbers."""
+def _recurrence(x, term):
+    """x moved up by whole steps until it is at least ``_SHIFT``, and the sum of ``term`` over
+    the values it passed: what a recurrence such as Γ(x + 1) = x Γ(x) takes off."""
     x = x.copy()
-    shifted = np.zeros_like(x)
+    total = np.zeros_like(x)
     for _ in range(_SHIFT):
         small = x < _SHIFT
         if not small.any():
             break
-        shifted[small] += (1 / x[small] if n == 0 else x[small] ** -(n + 1))
+        total[small] += term(x[small])
         x[small] += 1
+    return x, total
+
+
+def _polygamma_positive(n, x):
+    """ψ⁽ⁿ⁾(x) for x > 0 (longdouble): the recurrence ψ⁽ⁿ⁾(x) = ψ⁽ⁿ⁾(x + 1) − (−1)ⁿ n!/x^(n+1)
+    up to x ≥ 20, then the asymptotic series in 1/x with Bernoulli numbers."""
+    x, shifted = _recurrence(x, (lambda v: 1 / v) if n == 0 else (lambda v: v ** -(n + 1)))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         inverse_square = 1 / (x * x)
         if n == 0:
@@ -108,16 +115,9 @@ _HALF_LOG_TWO_PI = _LONG("0.918938533204672741780329736405617640")
 
 
 def _lgamma_positive(x):
-    """log Γ(x) for x > 0 (longdouble): log Γ(x) = log Γ(x + k) − log(x (x + 1) … (x + k − 1))
-    up to x + k ≥ 20, then Stirling's series with Bernoulli numbers."""
-    x = x.copy()
-    product = np.ones_like(x)
-    for _ in range(_SHIFT):
-        small = x < _SHIFT
-        if not small.any():
-            break
-        product[small] *= x[small]
-        x[small] += 1
+    """log Γ(x) for x > 0 (longdouble): log Γ(x) = log Γ(x + k) − Σ log(x + j) up to
+    x + k ≥ 20, then Stirling's series with Bernoulli numbers."""
+    x, logs = _recurrence(x, np.log)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         inverse = 1 / x
         inverse_square = inverse * inverse
@@ -125,7 +125,7 @@ def _lgamma_positive(x):
         for k, b in enumerate(_BERNOULLI, start=1):
             series += b / (2 * k * (2 * k - 1)) * inverse
             inverse = inverse * inverse_square
-        return (x - _LONG(0.5)) * np.log(x) - x + _HALF_LOG_TWO_PI + series - np.log(product)
+        return (x - _LONG(0.5)) * np.log(x) - x + _HALF_LOG_TWO_PI + series - logs
 
 
 def lgamma_array(a):

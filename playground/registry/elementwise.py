@@ -205,7 +205,7 @@ ENTRIES = (
     ),
     unary("asin", "Elementwise inverse sine, for -1 <= x <= 1.",
         r"\frac{dy}{dx} = \frac{1}{\sqrt{1 - x^2}}",
-        sentence='asin is steepest at the ends: its slope 1/√(1 - x²) is 1 at 0 and infinite at ±1.',
+        sentence='asin is steepest at its ends: its slope 1/√(1 - x²) is 1 at 0, infinite at ±1.',
     ),
     unary("acos", "Elementwise inverse cosine, for -1 <= x <= 1.",
         r"\frac{dy}{dx} = -\frac{1}{\sqrt{1 - x^2}}",
@@ -213,14 +213,14 @@ ENTRIES = (
     ),
     unary("atan", "Elementwise inverse tangent, in (-π/2, π/2).",
         r"\frac{dy}{dx} = \frac{1}{1 + x^2}",
-        sentence='atan flattens out on both sides: its slope 1/(1 + x²) is 1 at 0 and fades like 1/x².',
+        sentence='atan flattens on both sides: its slope 1/(1 + x²) is 1 at 0 and fades like 1/x².',
     ),
     binary(
         "hypot", None, "Elementwise length √(a² + b²) of the point (a, b), without overflow.",
         r"\frac{\partial y}{\partial a} = \frac{a}{y},\quad \frac{\partial y}{\partial b} = "
         r"\frac{b}{y}",
         torch_code.call("torch.hypot"),
-        sentence='Each side gets its share of the length: a/y and b/y, the unit vector to the point.',
+        sentence='Each side gets its share of the length, a/y and b/y: the unit vector to (a, b).',
     ),
     binary(
         "logaddexp", None, "Elementwise log(e^a + e^b), computed stably: a smooth maximum.",
