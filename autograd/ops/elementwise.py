@@ -881,8 +881,13 @@ class _Binary(Function):
         return (grad * d_a if need_a else None, grad * d_b if need_b else None)
 
     def jvp(self, tangent_a, tangent_b):
-        d_a, d_b = self.partials(*self.saved_tensors, True, True)
-        return tangent_a * d_a + tangent_b * d_b
+        """The partials applied to the tangents; an all-zero tangent (an operand without one)
+        is left out, as PyTorch leaves out an undefined one: xlogy(2.5, y)'s log 2.5 term is
+        NaN-free for y < 0."""
+        moving_a, moving_b = bool(tangent_a.any()), bool(tangent_b.any())
+        d_a, d_b = self.partials(*self.saved_tensors, moving_a, moving_b)
+        pushed = tangent_a * d_a if moving_a else tangent_a
+        return pushed + tangent_b * d_b if moving_b else pushed
 
 
 @exposed("hypot")
@@ -917,8 +922,8 @@ class LogAddExp(_Binary):
 
 @exposed("logaddexp2")
 class LogAddExp2(_Binary):
-    """log₂(2^a + 2^b), computed stably, with partial derivatives σ((a − b) ln 2) and
-    σ((b − a) ln 2)."""
+    """log₂(2^a + 2^b), computed stably, with partial derivatives 2^a / (2^a + 2^b) and
+    2^b / (2^a + 2^b) (``_share_of_two``)."""
 
     __slots__ = ()
 
@@ -927,8 +932,17 @@ class LogAddExp2(_Binary):
         return np.logaddexp2(a, b)
 
     def partials(self, a, b, need_a, need_b):
-        return (call(Sigmoid, (a - b) * LN2) if need_a else None,
-                call(Sigmoid, (b - a) * LN2) if need_b else None)
+        return (_share_of_two(a - b) if need_a else None,
+                _share_of_two(b - a) if need_b else None)
+
+
+def _share_of_two(z):
+    """2^z / (1 + 2^z) = σ(z ln 2), from e = 2^−|z| as 1/(1 + e) or e/(1 + e): z is exact
+    (a difference of the operands) where z·ln 2 would be rounded, an error that e^(z ln 2)
+    multiplies by |z| (12 ulps at z = −40)."""
+    up = _data(z) >= 0
+    e = call(Exp2, array_or_tensor.where(up, -z, z))  # 2^−|z|, differentiable at 0 too
+    return array_or_tensor.where(up, np.ones((), dtype=_data(z).dtype), e) / (1 + e)
 
 
 @exposed("xlogy")
