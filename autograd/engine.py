@@ -344,7 +344,7 @@ def _position(fn, edge):
 def _check_versions(fn, edges):
     """Raise PyTorch's error if a value ``fn`` saved for backward (an input's or its result's
     array) was changed in place after ``fn`` was recorded."""
-    saved = fn._saved_values()
+    saved = fn.saved_in_use()
     result_counter, *recorded = fn._recorded_versions()
     for i, edge in enumerate(edges):
         counter = edge._vc

@@ -127,6 +127,12 @@ class Function:
                 if count > 2:
                     self._s_more = values[2:]
 
+    def saved_in_use(self):
+        """The saved values that ``backward`` will read, given ``needs_input_grad``: all of them,
+        unless an op says fewer (Mul: x * 3 reads only the 3). Only these must be unchanged at
+        backward (engine._check_versions), as PyTorch, which saves only these, requires."""
+        return self._saved_values()
+
     @property
     def saved_tensors(self):
         """The values ``forward`` saved: arrays on the fast path, Tensors of this graph

@@ -55,6 +55,11 @@ class Mul(Function):
         need_a, need_b = self.needs_input_grad
         return (grad * b if need_a else None), (grad * a if need_b else None)
 
+    def saved_in_use(self):
+        a, b = self._saved_values()
+        need_a, need_b = self.needs_input_grad
+        return (a,) * need_b + (b,) * need_a  # each factor serves the other's gradient
+
     def jvp(self, tangent_a, tangent_b):
         a, b = self.saved_tensors
         return tangent_a * b + a * tangent_b
@@ -90,6 +95,10 @@ class Div(Function):
         need_a, need_b = self.needs_input_grad
         grad_a = grad / b
         return (grad_a if need_a else None), (-grad_a * a / b if need_b else None)
+
+    def saved_in_use(self):
+        a, b = self._saved_values()
+        return (a, b) if self.needs_input_grad[1] else (b,)  # a serves only b's gradient
 
     def jvp(self, tangent_a, tangent_b):
         if getattr(self, "rounding_mode", None) is not None:

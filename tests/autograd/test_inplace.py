@@ -456,15 +456,23 @@ def test_in_place_on_a_view_of_a_computed_tensor_is_recorded_as_pytorchs_copysli
     same_grad(w, tw)
 
 
-def test_mul_keeps_both_operands_so_changing_one_it_multiplied_by_a_number_raises():
-    """Stricter than PyTorch, never wrong: PyTorch's x * 3 keeps only the 3, ours keeps x too,
-    so writing back into what x views raises where PyTorch goes on."""
+@pytest.mark.parametrize("op", ["mul", "div"])
+def test_a_factor_needed_only_for_a_constants_gradient_may_change_as_in_pytorch(op):
     (x, tx) = both()
     y, ty = x * 2, tx * 2
-    ty[0:2] = ty[0:2] * 3
-    y[0:2] = y[0:2] * 3
+    ty[0:2] = getattr(ty[0:2], op)(3)
+    y[0:2] = getattr(y[0:2], op)(3)
+    (y * y).sum().backward()
     (ty * ty).sum().backward()
-    assert "Mul saved this tensor (its input 0)" in backward_error(y * y)
+    same(y, ty)
+    same(x.grad, tx.grad)
+    w, tw = both([3.0])
+    z, tz = y * w, ty * tw  # now y serves w's gradient: changing it raises, in both
+    y.add_(1)
+    ty.add_(1)
+    assert "is at version 2; expected version 1" in backward_error(tz)
+    assert ("version 2; expected version 1 instead. Hint: Mul saved this tensor (its input 0)"
+            in backward_error(z))
 
 
 def test_a_view_used_after_its_base_changed_in_place_is_refused_with_the_fix():
