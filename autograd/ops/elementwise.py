@@ -743,7 +743,10 @@ class Lerp(Function):
 
     def jvp(self, tangent_a, tangent_end, tangent_weight):
         a, end, weight = self.saved_tensors
-        return tangent_a * (1 - weight) + tangent_end * weight + tangent_weight * (end - a)
+        pushed = tangent_a * (1 - weight) + tangent_end * weight
+        if tangent_weight.any():  # a constant weight is left out: end − a may be NaN − NaN
+            pushed = pushed + tangent_weight * (end - a)
+        return pushed
 
 
 @exposed("lerp")

@@ -258,8 +258,10 @@ def quantile(x, q, dim=None, keepdim=False, *, interpolation="linear"):
     """The q-th quantiles along ``dim`` (of all elements when None), PyTorch's linear
     interpolation: sorted values v, position p = q·(n − 1), result lerp(v[⌊p⌋], v[⌈p⌉], p − ⌊p⌋).
     ``q`` is a number or a 1-d tensor of them, in [0, 1]; a tensor q gives a new first axis.
-    Built from sort, indexing and lerp, so the gradient goes to the two neighbours."""
+    A slice that holds NaN gives NaN, as in PyTorch. Built from sort, gather and lerp, so the
+    gradient goes to the two neighbours."""
     from .elementwise import lerp
+    from .indexing import gather
 
     x = _as_tensor(x)
     if interpolation != "linear":
@@ -283,10 +285,15 @@ def quantile(x, q, dim=None, keepdim=False, *, interpolation="linear"):
                          f"has shape {shape}")
     values = sort(x, dim=axis).values
     values = values.permute(*[i for i in range(values.ndim) if i != axis], axis)
-    position = np.atleast_1d(qs) * (values.shape[-1] - 1)
+    last = values.shape[-1] - 1
+    position = np.atleast_1d(qs) * last
     below, above = np.floor(position).astype(np.int64), np.ceil(position).astype(np.int64)
     weight = (position - below).astype(x.dtype)
-    out = lerp(values[..., below], values[..., above], weight)  # (..., len(q))
+    # A slice holding NaN gives NaN, its last sorted element, which takes the gradient (torch)
+    has_nan = np.isnan(values.data).any(axis=-1, keepdims=True)
+    shape = (*values.shape[:-1], len(position))
+    below, above = (np.broadcast_to(np.where(has_nan, last, i), shape) for i in (below, above))
+    out = lerp(gather(values, -1, below), gather(values, -1, above), weight)  # (..., len(q))
     if keepdim:
         kept = (1,) * len(shape) if dim is None else tuple(
             1 if i == axis else n for i, n in enumerate(shape))
