@@ -64,6 +64,24 @@ def shoot(page, artifacts_dir: Path, slug: str, folder: str = "") -> None:
         shutil.copyfile(path, DOCS / folder / name)
 
 
+def rgba(css: str) -> list[float]:
+    """Red, green, blue (0-255) and alpha (0-1) of a computed CSS colour: rgb(), rgba(), or
+    color(srgb r g b) as color-mix() computes."""
+    numbers = [float(c) for c in re.findall(r"[\d.]+", css.replace("srgb", ""))]
+    scale = 255 if css.startswith("color(") else 1
+    return [c * scale for c in numbers[:3]] + [numbers[3] if len(numbers) > 3 else 1.0]
+
+
+def contrast(a: list[float], b: list[float]) -> float:
+    """WCAG 2 contrast ratio of two colours given as red, green, blue (0-255)."""
+    def luminance(rgb: list[float]) -> float:
+        linear = [(c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4
+                  for c in rgb[:3]]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
 def add_input(page, name: str, number: str) -> None:
     """Add an input with the Build page's form, as a person would."""
     page.get_by_role("radio", name="Input", exact=True).click()

@@ -18,11 +18,13 @@ so that it is taken off and the list only shrinks.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from e2e_helpers import DRAWING, expect, shoot
+from e2e_helpers import DRAWING, contrast, expect, rgba, shoot
+from test_e2e_classroom import answer, class_url, join  # noqa: F401 (a fixture)
 
 from playground import presets, share
 
@@ -156,22 +158,28 @@ REFLOW = """() => {
 }"""
 
 
+@contextmanager
+def tab_of(browser, **options):
+    """A tab of a fresh browser context made with `options`, closed afterwards."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(30_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("path", PAGES, ids=[p or "build" for p in PAGES])
 def test_every_page_reflows_at_320_css_px(browser, app_url, artifacts_dir, path):
     """WCAG 1.4.10: at 320 CSS px wide (a 1280 px window at 400 %, or a small phone) the page
     does not scroll sideways (a wide table, row of tabs or chart scrolls in its own box) and
     every control outside such a box lies inside the window."""
-    context = browser.new_context(viewport={"width": 320, "height": 640}, is_mobile=True,
-                                  has_touch=True, device_scale_factor=1)
-    context.set_default_timeout(30_000)
-    try:
-        tab = context.new_page()
+    with tab_of(browser, viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True,
+                device_scale_factor=1) as tab:
         tab.goto(f"{app_url}/{path}")
         settle(tab)
         shoot(tab, artifacts_dir, f"reflow-320-{path or 'build'}", folder="a11y")
         found = tab.evaluate(REFLOW)
-    finally:
-        context.close()
     assert not found["sideways"], found
     assert not found["cut"], found["cut"]
 
@@ -181,11 +189,7 @@ def test_at_200_percent_zoom_the_main_actions_stay_usable(browser, app_url, arti
                                                           path):
     """WCAG 1.4.4: a 1280x800 window at 200 % zoom is 640x400 CSS px at two device pixels
     each; the page reflows to it and its drawing's zoom buttons and step buttons are on it."""
-    context = browser.new_context(viewport={"width": 640, "height": 400},
-                                  device_scale_factor=2)
-    context.set_default_timeout(30_000)
-    try:
-        tab = context.new_page()
+    with tab_of(browser, viewport={"width": 640, "height": 400}, device_scale_factor=2) as tab:
         tab.goto(f"{app_url}/{path}")
         settle(tab)
         shoot(tab, artifacts_dir, f"zoom-200-{path}", folder="a11y")
@@ -195,8 +199,6 @@ def test_at_200_percent_zoom_the_main_actions_stay_usable(browser, app_url, arti
             tab.get_by_role("button", name="Next").click()
             expect(tab.get_by_test_id(DRAWING).get_by_role("status")).to_contain_text(
                 "Step 1 of")
-    finally:
-        context.close()
     assert not found["sideways"], found
     assert not found["cut"], found["cut"]
 
@@ -217,22 +219,6 @@ DRAWN_COLOURS = """() => {
 }"""
 
 
-def rgb(css: str) -> list[float]:
-    """0-255 channels of a computed colour: rgb(...) or, from color-mix, color(srgb r g b)."""
-    numbers = [float(c) for c in re.findall(r"[\d.]+", css.replace("srgb", ""))[:3]]
-    return [c * 255 for c in numbers] if css.startswith("color(") else numbers
-
-
-def ratio(a: list[float], b: list[float]) -> float:
-    """WCAG 2 contrast ratio of two colours (0-255 channels)."""
-    def luminance(c: list[float]) -> float:
-        linear = [(x / 255) / 12.92 if x / 255 <= 0.04045 else ((x / 255 + 0.055) / 1.055) ** 2.4
-                  for x in c]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 @pytest.mark.parametrize("preset", ["two_paths", "softmax_naive"])
 def test_the_drawings_borders_and_text_meet_contrast_in_both_themes(laptop, app_url, preset):
     """WCAG 1.4.11 and 1.4.3 in the drawing, measured from the rendered SVG (axe does not
@@ -246,13 +232,55 @@ def test_the_drawings_borders_and_text_meet_contrast_in_both_themes(laptop, app_
         laptop.emulate_media(color_scheme=theme)
         settle(laptop)
         for n in laptop.evaluate(DRAWN_COLOURS):
-            fill, page = rgb(n["fill"]), rgb(n["page"])
+            fill, page, stroke = rgba(n["fill"]), rgba(n["page"]), rgba(n["stroke"])
             text = [n["textOpacity"] * c + (1 - n["textOpacity"]) * f
-                    for c, f in zip(rgb(n["text"]), fill)]
-            found = (ratio(rgb(n["stroke"]), page), ratio(rgb(n["stroke"]), fill),
-                     ratio(text, fill))
+                    for c, f in zip(rgba(n["text"]), fill)]
+            found = (contrast(stroke, page), contrast(stroke, fill), contrast(text, fill))
             key = (theme, n["role"])
             worst[key] = tuple(min(a, b) for a, b in zip(worst.get(key, found), found))
     print(preset, {k: tuple(round(x, 2) for x in v) for k, v in worst.items()})
     low = {k: v for k, v in worst.items() if v[0] < 3 or v[1] < 3 or v[2] < 4.5}
     assert not low, f"(border on page, border on fill, text on fill) under 3, 3, 4.5: {low}"
+
+
+def test_a_live_lesson_has_no_wcag_a_aa_violation(browser, class_url):  # noqa: F811
+    """Issue 26's live class: the student's answer form on a phone and the teacher's answer
+    charts on a laptop, during a lesson, in both themes (the join screen is /class above)."""
+    with tab_of(browser, **SCREENS["laptop"]) as teacher, \
+            tab_of(browser, **SCREENS["phone"]) as student:
+        teacher.goto(f"{class_url}/class")
+        teacher.get_by_role("button", name="Open a room").click()
+        code_box = teacher.get_by_test_id("stMain").locator(
+            "div", has_text=re.compile(r"^[2-9A-HJ-NP-Z]{6}$")).last
+        expect(code_box).to_be_visible()
+        code = code_box.inner_text().strip()
+        teacher.get_by_role("button", name="Add its 6 steps").click()
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 1 of 6")
+        join(student, class_url, code, "Ada")
+        teacher.get_by_role("button", name="Next").click()
+        expect(student.get_by_role("textbox", name="∂d/∂a", exact=True)).to_be_visible()
+        audit_both_themes(student, "class-student")
+        answer(student, {"∂d/∂a": "4", "∂d/∂b": "2", "∂d/∂c": "3"})
+        expect(student.get_by_test_id("stMain")).to_contain_text("not yet (you sent 3)")
+        audit_both_themes(student, "class-student")
+        expect(teacher.get_by_test_id("stMain").get_by_test_id("stVegaLiteChart")).to_have_count(3)
+        audit_both_themes(teacher, "class-teacher")
+
+
+def test_the_page_declares_its_language_and_stops_animating_for_reduced_motion(browser, app_url):
+    """WCAG 3.1.1: <html lang="en">. WCAG 2.3.3: with the system's "reduce motion" set, the
+    app's stylesheet cuts every transition and animation on the page to nothing (Streamlit
+    eases some of its widgets over a fraction of a second otherwise)."""
+    durations = {}
+    for motion in ("no-preference", "reduce"):
+        with tab_of(browser, **SCREENS["laptop"], reduced_motion=motion) as tab:
+            tab.goto(f"{app_url}/backprop")
+            settle(tab)
+            assert tab.evaluate("document.documentElement.lang") == "en"
+            durations[motion] = tab.evaluate("""() => Math.max(...[...document.querySelectorAll(
+              '*')].flatMap((e) => { const s = getComputedStyle(e);
+                return [s.transitionDuration, s.animationDuration]; })
+              .flatMap((d) => d.split(',')).map(parseFloat))""")
+    print("longest transition or animation, s:", durations)
+    assert durations["no-preference"] >= 0.1, durations
+    assert durations["reduce"] < 0.001, durations

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from e2e_helpers import DRAWING, expect, shoot, wait_for_app
+from e2e_helpers import DRAWING, contrast, expect, rgba, shoot, wait_for_app
 
 from playground import presets, share
 
@@ -61,25 +61,12 @@ STYLED = """() => [...document.querySelectorAll('style')].some(
 """The app's stylesheet (pages/ui/frame.ACCESSIBLE_STYLE) is on the page."""
 
 
-def channels(css: str) -> list[float]:
-    """r, g, b (0-255) and alpha (0-1) of a CSS rgb() or rgba() colour."""
-    numbers = [float(c) for c in re.findall(r"[\d.]+", css)]
-    return numbers[:3] + [numbers[3] if len(numbers) > 3 else 1.0]
-
-
-def contrast(mark: str, behind: str) -> float:
-    """WCAG 2 contrast ratio of a focus mark's colour, laid over `behind` as the browser paints
-    it (a half-transparent mark is blended), against `behind`."""
-    *fg, alpha = channels(mark)
-    bg = channels(behind)[:3]
-    fg = [alpha * f + (1 - alpha) * b for f, b in zip(fg, bg)]
-
-    def luminance(rgb: list[float]) -> float:
-        linear = [(c / 255) / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4
-                  for c in rgb]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-    high, low = sorted((luminance(fg), luminance(bg)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
+def mark_contrast(mark: str, behind: str) -> float:
+    """Contrast of a focus mark's colour, laid over `behind` as the browser paints it (a
+    half-transparent mark is blended), against `behind`."""
+    *fg, alpha = rgba(mark)
+    bg = rgba(behind)
+    return contrast([alpha * f + (1 - alpha) * b for f, b in zip(fg, bg)], bg)
 
 
 def focus_colour(stop: dict) -> str | None:
@@ -103,7 +90,7 @@ def tab_to(page, found, what: str, stops: list[dict] | None = None) -> int:
             continue
         colour = focus_colour(stop)
         assert colour is not None, f"no visible focus on {stop}"
-        ratio = contrast(colour, stop["behind"])
+        ratio = mark_contrast(colour, stop["behind"])
         assert ratio >= MIN_FOCUS_CONTRAST, f"focus {colour} on {stop['behind']}: {ratio:.2f}:1 " \
             f"at {stop}"
         stops.append({**stop, "contrast": round(ratio, 2)})
