@@ -29,18 +29,18 @@ def tanhshrink(input):
 
 
 def softshrink(input, lambd=0.5):
-    """x moved towards 0 by ``lambd``, and 0 within ±lambd."""
-    return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, 0.0))
+    """x moved towards 0 by ``lambd``, and 0 within ±lambd (NaN stays NaN)."""
+    return where((input >= -lambd) & (input <= lambd), input * 0.0, input - lambd * input.sign())
 
 
 def hardshrink(input, lambd=0.5):
-    """x outside ±lambd, 0 within."""
-    return where((input > lambd) | (input < -lambd), input, 0.0)
+    """x outside ±lambd, 0 within (NaN stays NaN)."""
+    return where((input >= -lambd) & (input <= lambd), 0.0, input)
 
 
 def threshold(input, threshold, value):
-    """x where x > threshold, else ``value``."""
-    return where(input > threshold, input, value)
+    """``value`` where x <= threshold, else x (NaN stays NaN)."""
+    return where(input <= threshold, value, input)
 
 
 def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):

@@ -139,6 +139,12 @@ CASES = {
                          [10.0, 15.0]),
     "softsign": (F.softsign, lambda x: x / (1 + abs(x)), []),
     "hardtanh": (F.hardtanh, lambda x: min(max(x, -1), 1), []),
+    "tanhshrink": (F.tanhshrink, lambda x: x - mp.tanh(x), [1e-3, -1e-3]),
+    "softshrink": (F.softshrink, lambda x: x - 0.5 if x > 0.5 else x + 0.5 if x < -0.5 else 0,
+                   [0.75, -0.75]),
+    "hardshrink": (F.hardshrink, lambda x: x if abs(x) > 0.5 else 0, [0.75, -0.75]),
+    "threshold[0.25]": (lambda x: F.threshold(x, 0.25, -3.0), lambda x: x if x > 0.25 else -3,
+                        [0.25]),
     "relu6": (F.relu6, lambda x: min(max(x, 0), 6), [6.0, 5.0, 7.0]),
     "silu": (F.silu, lambda x: x * _sigmoid(x), [-745.0]),
     "mish": (F.mish, lambda x: x * mp.tanh(mp.log1p(mp.exp(x))), [5.0, -5.0]),
@@ -176,6 +182,9 @@ KINKS = {
     ("clip", -1.0): (1, 0), ("clip", 2.0): (1, 0),
     ("clamp", 0.0): (1, 0),
     ("hardtanh", -1.0): (0, 0), ("hardtanh", 1.0): (0, 0),
+    ("softshrink", 0.5): (0, 0), ("softshrink", -0.5): (0, 0),
+    ("hardshrink", 0.5): (0, 0), ("hardshrink", -0.5): (0, 0),
+    ("threshold[0.25]", 0.25): (0, 0),
     ("relu6", 0.0): (0, 0), ("relu6", 6.0): (0, 0),
     ("hardsigmoid", -3.0): (0, 0), ("hardsigmoid", 3.0): (0, 0),
     ("hardswish", -3.0): (0, 0), ("hardswish", 3.0): (1, 0),
@@ -207,6 +216,8 @@ PIECEWISE_CONSTANT = {"sign", "floor", "ceil", "trunc", "round", "round[decimals
 # Derivatives PyTorch computes from the op's rounded output: good to an ulp of 1 absolute.
 FROM_OUTPUT = {
     "tanh": "1 − tanh²(x), 0 once tanh(x) rounds to ±1",
+    "tanhshrink": "its derivative tanh²(x) differentiates through tanh's 1 − tanh²(x), 0 once "
+                  "tanh(x) rounds to ±1",
     "mish": "tanh(softplus(x)) and 1 − tanh² of it, as PyTorch's mish backward",
 }
 
@@ -231,6 +242,10 @@ LOOSER = {
         rtol, 0, "the second derivative 1/y − a²/y³ = b²/y³ comes from differentiating a/y, as "
         "PyTorch's does: the difference cancels (a/b)² ulps, 1e5 at a = 1000")
        for dtype, rtol in ((np.float32, 2e-2), (np.float64, 1e-10))},
+    **{("tanhshrink", dtype): (
+        rtol, 0, "x − tanh(x) (and its derivative 1 − tanh′(x)) cancels near 0, losing digits "
+        "as x² shrinks (5e-8 relative at x = 0.001), as PyTorch's formula does")
+       for dtype, rtol in ((np.float32, 2e-1), (np.float64, 1e-6))},
     ("hardsigmoid", np.float64): (
         3e-8, 0, "PyTorch's backward multiplies by 1.0f / 6.0f, float32's 1/6, in float64 too"),
 }
@@ -255,7 +270,16 @@ EXCLUDED = {
         "binary_cross_entropy_with_logits", "cross_entropy", "huber_loss", "kl_div", "l1_loss",
         "mse_loss", "multi_margin_loss", "nll_loss", "smooth_l1_loss", "cumprod", "logcumsumexp",
         "nansum", "nanmean", "var_mean", "std_mean", "quantile", "diff", "mm", "mv", "addmm",
-        "baddbmm")},
+        "baddbmm", "softmin", "glu", "gumbel_softmax", "cosine_similarity", "pairwise_distance",
+        "pixel_shuffle", "pixel_unshuffle", "dropout1d", "dropout2d", "adaptive_avg_pool1d",
+        "adaptive_max_pool2d", "max_pool1d", "avg_pool1d", "local_response_norm", "embedding_bag",
+        "group_norm", "instance_norm", "interpolate", "conv_transpose1d", "conv_transpose2d",
+        "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
+        "multilabel_soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
+        "poisson_nll_loss", "gaussian_nll_loss", "index_select", "masked_select",
+        "take_along_dim", "narrow", "movedim", "moveaxis", "repeat_interleave", "unflatten",
+        "hstack", "vstack", "dstack", "column_stack", "diag", "diagonal", "diag_embed",
+        "tensordot", "kron", "cross", "cdist", "meshgrid")},
 }
 # prelu's weight is a tensor operand, but with a fixed weight it is swept as a unary op too.
 EXCLUDED.pop("prelu")
@@ -389,6 +413,7 @@ TORCH_NAMES = {
     "logaddexp[0.5]": lambda t, x: t.logaddexp(x, t.tensor(0.5, dtype=x.dtype)),
     "logaddexp2[100]": lambda t, x: t.logaddexp2(x, t.tensor(100.0, dtype=x.dtype)),
     "xlogy[x=2.5]": lambda t, y: t.xlogy(t.tensor(2.5, dtype=y.dtype), y),
+    "threshold[0.25]": lambda t, x: t.nn.functional.threshold(x, 0.25, -3.0),
 }
 
 
