@@ -179,12 +179,14 @@ def _places_in(view, base, name):
     whole, part = base.data, view.data
     item = whole.itemsize
     low, high = np.lib.array_utils.byte_bounds(whole)
+    part_low, part_high = np.lib.array_utils.byte_bounds(part)
+    unmappable = RuntimeError(
+        f"{name}: this tensor is a view of another tensor that this engine cannot map element by "
+        "element, so the change cannot be recorded; change a copy (v = v.clone()) or write into "
+        "the base tensor (base[idx] = values)")
     if (part.dtype != whole.dtype or any(s % item for s in (*part.strides, *whole.strides))
-            or 0 in part.strides):
-        raise RuntimeError(
-            f"{name}: this tensor is a view of another tensor that this engine cannot map "
-            "element by element, so the change cannot be recorded; change a copy (v = v.clone()) "
-            "or write into the base tensor (base[idx] = values)")
+            or 0 in part.strides or part_low < low or part_high > high):
+        raise unmappable
     memory = np.full((high - low) // item, -1, dtype=np.intp)
 
     def laid_over(array):  # ``memory`` seen with ``array``'s layout
@@ -194,6 +196,8 @@ def _places_in(view, base, name):
 
     laid_over(whole)[...] = np.arange(whole.size).reshape(whole.shape)
     flat = laid_over(part).copy()
+    if (flat < 0).any():  # memory between the base's elements
+        raise unmappable
     return np.unravel_index(flat, whole.shape)
 
 
