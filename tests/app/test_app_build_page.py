@@ -291,6 +291,9 @@ NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: ope
     "linear": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "B",
                keys.add_operand(3, 2): "t"},  # x, W, and a bias b of W's rows
     "bmm": {keys.add_operand(2, 0): "S", keys.add_operand(2, 1): "S"},  # 3-D batches
+    "mv": {keys.add_operand(2, 0): "A", keys.add_operand(2, 1): "v"},  # a matrix and a vector
+    "baddbmm": {keys.add_operand(3, 0): "S", keys.add_operand(3, 1): "S",
+                keys.add_operand(3, 2): "S"},
     "dot": {keys.add_operand(2, 0): "v", keys.add_operand(2, 1): "v"},  # vectors
     "outer": {keys.add_operand(2, 0): "v", keys.add_operand(2, 1): "v"},
     "gather": {keys.add_operand(2, 1): "I"},  # an index of whole numbers
