@@ -291,8 +291,8 @@ def quantile(x, q, dim=None, keepdim=False, *, interpolation="linear"):
     weight = (position - below).astype(x.dtype)
     # A slice holding NaN gives NaN, its last sorted element, which takes the gradient (torch)
     has_nan = np.isnan(values.data).any(axis=-1, keepdims=True)
-    shape = (*values.shape[:-1], len(position))
-    below, above = (np.broadcast_to(np.where(has_nan, last, i), shape) for i in (below, above))
+    picks = (*values.shape[:-1], len(position))
+    below, above = (np.broadcast_to(np.where(has_nan, last, i), picks) for i in (below, above))
     out = lerp(gather(values, -1, below), gather(values, -1, above), weight)  # (..., len(q))
     if keepdim:
         kept = (1,) * len(shape) if dim is None else tuple(

@@ -669,3 +669,17 @@ def test_det_at_a_singular_matrix_has_its_cofactors_as_gradient_where_torch_2_13
         t = torch.tensor(matrix, requires_grad=True)
         torch.linalg.det(t).backward()
         assert not t.grad.any()  # PyTorch's answer here; the README's difference table says so
+
+
+@pytest.mark.parametrize("shape", [(), (2,), (2, 3), (2, 3, 4)])
+def test_quantile_keeps_pytorchs_shape_with_keepdim_for_every_dim(shape):
+    """keepdim without dim keeps every axis as 1, as PyTorch does (it gave (1,) for any rank)."""
+    x = np.random.default_rng(0).standard_normal(shape)
+    for dim in [None, *range(len(shape))]:
+        for q in (0.3, np.array([0.2, 0.9])):
+            for keepdim in (False, True):
+                ours = ag.quantile(ag.tensor(x), q, dim, keepdim=keepdim)
+                theirs = torch.quantile(torch.tensor(x), torch.tensor(q) if np.ndim(q) else q,
+                                        dim, keepdim=keepdim)
+                assert ours.shape == tuple(theirs.shape), (dim, q, keepdim)
+                np.testing.assert_allclose(ours.data, theirs.numpy(), rtol=1e-12)
