@@ -264,6 +264,8 @@ def op_work(op: str, operand_shapes: list[Shape], out: Shape) -> int:
         work += math.prod(out) * inner // MACS_PER_UNIT
     elif op in ("conv1d", "conv2d"):  # each output element: a filter of C/groups x kernel
         work += math.prod(out) * math.prod(operand_shapes[1][1:]) // MACS_PER_UNIT
+    elif op == "conv_transpose2d":  # each input element: a filter of out/groups x kernel
+        work += math.prod(operand_shapes[0]) * math.prod(operand_shapes[1][1:]) // MACS_PER_UNIT
     return work
 
 

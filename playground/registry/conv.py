@@ -1,6 +1,7 @@
 """Registry entries: convolution and pooling (``torch.nn.functional``'s names and defaults)."""
 
 import autograd as ag
+from autograd.ops import conv_transpose
 from autograd.ops.conv import result_shape
 
 from .. import torch_code
@@ -38,6 +39,8 @@ def _shape_rule(name):
     return lambda shapes, attrs: result_shape(name, *shapes, **attrs)
 
 
+_TRANSPOSE_ATTRS = (STRIDE, PADDING, Attr("output_padding", "padding", 0),
+                    Attr("groups", "size", 1), DILATION)
 _MAX_POOL_ATTRS = (KERNEL, POOL_STRIDE, PADDING, DILATION, CEIL_MODE)
 _AVG_POOL_ATTRS = (KERNEL, POOL_STRIDE, PADDING, CEIL_MODE,
                    Attr("count_include_pad", "bool", True), Attr("divisor_override", "size", None))
@@ -50,6 +53,20 @@ _PAD_ATTRS = (Attr("pad", "pads", None, required=True, suggested=(1, 1)),
 ENTRIES = (
     _conv("conv1d", 1, "conv1d(x, W, b, stride=2)", "L"),
     _conv("conv2d", 2, "conv2d(x, W, b, padding=1)", "H, W"),
+    OpInfo(
+        "conv_transpose2d", 3, _TRANSPOSE_ATTRS,
+        "Transposed convolution of x (N, C, H, W) by W (C, out, kH, kW), plus b: stride 2 "
+        "doubles H, W.",
+        r"\bar{x} = \operatorname{conv2d}(\bar{y}, W),\quad "
+        r"\bar{W} = \textstyle\sum_{n} x\, \operatorname{unfold}(\bar{y})^{\top},\quad "
+        r"\bar{b} = \textstyle\sum_{n,\,\text{positions}} \bar{y}",
+        ag.conv_transpose2d, "conv_transpose2d(x, W, b, stride=2)",
+        _call("conv_transpose2d", _TRANSPOSE_ATTRS),
+        sentence=(
+            "Each input pixel was spread over a window of the output, so it gets back that "
+            "window's gradient weighted by the filter: a plain convolution of the gradient."
+        ),
+    ),
     OpInfo(
         "max_pool2d", 1, _MAX_POOL_ATTRS,
         "The largest element of each kH x kW window of x (N, C, H, W); stride defaults to the "
@@ -117,6 +134,10 @@ ENTRIES = (
     ),
 )
 
-SHAPE_RULES = {info.name: _shape_rule(info.name) for info in ENTRIES}
+SHAPE_RULES = {
+    **{info.name: _shape_rule(info.name) for info in ENTRIES},
+    "conv_transpose2d": lambda shapes, attrs: conv_transpose.output_shape(
+        "conv_transpose2d", *shapes, **attrs),
+}
 """Output shapes of this module's ops, for playground.budget: the engine's own checks, without
 computing anything."""

@@ -26,6 +26,18 @@ def _attention(shapes, attrs):
     return tuple(batch) + (query[-2], value[-1])
 
 
+def _group_norm(x, num_groups, eps=1e-5):
+    """F.group_norm without weight or bias."""
+    return F.group_norm(x, num_groups, eps=eps)
+
+
+def _group_norm_shape(shapes, attrs):
+    (shape,) = shapes
+    if len(shape) < 2 or shape[1] % attrs["num_groups"]:
+        raise ValueError("group_norm: the channels (axis 1) must divide into num_groups")
+    return shape
+
+
 def _layer_norm_shape(shapes, attrs):
     shape = tuple(attrs["normalized_shape"])
     if len(shape) > len(shapes[0]) or tuple(shapes[0][len(shapes[0]) - len(shape):]) != shape:
@@ -73,6 +85,19 @@ ENTRIES = (
         ),
     ),
     OpInfo(
+        "group_norm", 1, (Attr("num_groups", "size", None, required=True, suggested=2), EPS),
+        "Each sample's channels split into num_groups groups, each normalised to mean 0, "
+        "variance 1.",
+        r"\bar{x} = \frac{1}{\sigma}\bigl(\bar{y} - \operatorname{mean}_{\text{group}}(\bar{y}) "
+        r"- \hat{x}\, \operatorname{mean}_{\text{group}}(\bar{y}\,\hat{x})\bigr)",
+        _group_norm, "group_norm(x, num_groups=2)",
+        torch_code.call("F.group_norm", num_groups="num_groups", eps="eps"),
+        sentence=(
+            "Shifting every input of a group by the same amount changes nothing, so each group's "
+            "input gradient sums to zero; the batch plays no part."
+        ),
+    ),
+    OpInfo(
         "scaled_dot_product_attention", 3,
         (Attr("is_causal", "bool", False), Attr("scale", "optional_float", None)),
         "Attention: softmax(Q K^T / sqrt(d)) V, each query's mean of the values weighted by keys.",
@@ -91,6 +116,7 @@ ENTRIES = (
 SHAPE_RULES = {
     "layer_norm": _layer_norm_shape,
     "batch_norm": _batch_norm_shape,
+    "group_norm": _group_norm_shape,
     "scaled_dot_product_attention": _attention,
 }
 """Output shapes of this module's ops, for playground.budget: the engine's own checks, without

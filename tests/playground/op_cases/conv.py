@@ -1,5 +1,5 @@
-"""Test cases of convolution and pooling (issue 19): conv1d, conv2d, max_pool2d, avg_pool2d,
-adaptive_avg_pool2d, pad, unfold and fold. The NumPy references loop over output positions, the
+"""Test cases of convolution and pooling (issue 19): conv1d, conv2d, conv_transpose2d,
+max_pool2d, avg_pool2d, adaptive_avg_pool2d, pad, unfold and fold. The NumPy references loop over output positions, the
 plainest reading of PyTorch's definitions."""
 
 import numpy as np
@@ -54,6 +54,21 @@ def _np_conv(x, w, b, stride=1, padding=0, dilation=1, groups=1):
     return out
 
 
+def _np_conv_transpose(x, w, b, stride, padding, output_padding, groups):
+    """Each input pixel times each filter tap, added at pixel · stride + tap - padding."""
+    (sh, sw), (ph, pw), (oh, ow) = (_pairs(v, 2) for v in (stride, padding, output_padding))
+    batch, channels, height, width = x.shape
+    per_group, out_per_group = channels // groups, w.shape[1]
+    kh, kw = w.shape[2:]
+    out = np.zeros((batch, out_per_group * groups, (height - 1) * sh - 2 * ph + kh + oh,
+                    (width - 1) * sw - 2 * pw + kw + ow))
+    for c, i, j, o, a, e in np.ndindex(channels, height, width, out_per_group, kh, kw):
+        row, col = i * sh + a - ph, j * sw + e - pw
+        if 0 <= row < out.shape[2] and 0 <= col < out.shape[3]:
+            out[:, (c // per_group) * out_per_group + o, row, col] += x[:, c, i, j] * w[c, o, a, e]
+    return out + b[None, :, None, None]
+
+
 def _np_pool(x, kernel, stride, padding, reduce):
     pads = ((padding, padding),) * 2
     windows = list(_windows(x.shape[2:], (kernel,) * 2, (stride,) * 2, (1, 1), pads))
@@ -102,6 +117,10 @@ CASES = {
                lambda x, w, b: _np_conv(x, w, b, stride=(2, 1), padding=1, groups=2), (0, 1, 2)),
     "conv1d": ((SIGNAL, KERNELS, BIAS[:2]), {"padding": 2, "dilation": 2},
                lambda x, w, b: _np_conv(x, w, b, padding=2, dilation=2), (0, 1, 2)),
+    "conv_transpose2d": (
+        (IMAGE, _RNG.standard_normal((2, 3, 3, 2)), BIAS[:3].repeat(2)[:6]),
+        {"stride": 2, "padding": (1, 0), "output_padding": (1, 0), "groups": 2},
+        lambda x, w, b: _np_conv_transpose(x, w, b, 2, (1, 0), (1, 0), 2), (0, 1, 2)),
     "max_pool2d": ((DISTINCT,), {"kernel_size": 3, "stride": 2, "padding": 1},
                    lambda x: _np_pool(x, 3, 2, 1, lambda v, k: v.max(axis=-1)), (0,)),
     "avg_pool2d": ((IMAGE,), {"kernel_size": 2, "stride": 1, "padding": 1},
@@ -133,7 +152,10 @@ q = pad(img, pad=(1, -1), value=0.5)
 r = pad(d, pad=(2, 1, 1, 3), mode="replicate")
 u = unfold(p, kernel_size=2, stride=2)
 f = fold(u, output_size=(6, 8), kernel_size=2, stride=2)
-L = sum(c * c) + sum(d * d) + sum(e * e) + sum(m * m) + sum(a * a) + sum(g * g) + sum(f * f) + sum(q * q) + sum(r * r)
+T = randn(4, 3, 2, 2, seed=4)
+tb = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
+t = conv_transpose2d(c, T, tb, stride=2, padding=1, output_padding=1, groups=2)
+L = sum(c * c) + sum(d * d) + sum(e * e) + sum(m * m) + sum(a * a) + sum(g * g) + sum(f * f) + sum(q * q) + sum(r * r) + sum(t * t)
 """  # noqa: E501
 
 PROGRAMS = {"conv": CONV}

@@ -1,6 +1,6 @@
 """Test cases of the losses and layers of issue 19 that ``autograd.nn.functional`` composes of the
 engine's ops: l1_loss, huber_loss, smooth_l1_loss, binary_cross_entropy_with_logits, nll_loss,
-kl_div, layer_norm, batch_norm (training mode) and scaled_dot_product_attention."""
+kl_div, layer_norm, batch_norm (training mode), group_norm and scaled_dot_product_attention."""
 
 import numpy as np
 
@@ -17,6 +17,7 @@ DISTRIBUTION = np.exp(_RNG.standard_normal((3, 4)))
 DISTRIBUTION /= DISTRIBUTION.sum(axis=1, keepdims=True)
 FEATURES = _RNG.standard_normal((2, 3, 4))
 BATCH = _RNG.standard_normal((4, 3, 2))
+CHANNELS = _RNG.standard_normal((2, 4, 3))
 QUERY, KEY, VALUE = (_RNG.standard_normal(s) for s in ((2, 3, 4), (2, 5, 4), (2, 5, 2)))
 
 
@@ -56,6 +57,8 @@ CASES = {
                  lambda z, t: -z[[0, 1, 2], t.astype(int)], (0,)),
     "kl_div": ((_log_softmax(LOGITS), DISTRIBUTION), {"reduction": "batchmean"},
                lambda z, t: (t * (np.log(t) - z)).sum() / 3, (0, 1)),
+    "group_norm": ((CHANNELS,), {"num_groups": 2, "eps": 1e-3},
+                   lambda x: _normalised(x.reshape(2, 2, 6), 2, 1e-3).reshape(2, 4, 3), (0,)),
     "layer_norm": ((FEATURES,), {"normalized_shape": (3, 4), "eps": 1e-3},
                    lambda x: _normalised(x, (1, 2), 1e-3), (0,)),
     "batch_norm": ((BATCH,), {"eps": 1e-2}, lambda x: _normalised(x, (0, 2), 1e-2), (0,)),
@@ -84,12 +87,13 @@ x = randn(2, 3, 4, seed=2)
 ln = layer_norm(x, normalized_shape=(3, 4), eps=0.001)
 ln1 = layer_norm(x, normalized_shape=(4,))
 bn = batch_norm(x, eps=0.01)
+gn = group_norm(x, num_groups=3, eps=0.01)
 Q = randn(2, 3, 4, seed=3)
 K = randn(2, 5, 4, seed=4)
 V = randn(2, 5, 2, seed=5)
 att = scaled_dot_product_attention(Q, K, V)
 causal = scaled_dot_product_attention(Q, Q, x, is_causal=True, scale=0.5)
-L = l1 + sum(l1each * pred) + sum(nllrows * nllrows) + hub + sl1 + bce + nll + kl + klog + sum(ln * ln1) + sum(bn * x) + sum(att * att) + sum(causal * causal)
+L = l1 + sum(l1each * pred) + sum(nllrows * nllrows) + hub + sl1 + bce + nll + kl + klog + sum(ln * ln1) + sum(bn * x) + sum(gn * bn) + sum(att * att) + sum(causal * causal)
 """  # noqa: E501
 
 PROGRAMS = {"nn_functions": NN_FUNCTIONS}
