@@ -133,8 +133,8 @@ def _new_value(tensor, name, make):
 
 
 def _rebase(tensor, old, new, name):
-    """Write ``new``'s values into ``tensor``'s array and give ``tensor`` new's history (and
-    tangent, in forward mode); earlier uses keep ``old``'s (see engine._grad_fn_when_used)."""
+    """Write ``new``'s values into ``tensor``'s array and give ``tensor`` new's history; the
+    Function that made the old values now shows ``old`` as its result."""
     fn = new.grad_fn
     array = tensor.data
     _store(tensor, name, new.data)
@@ -144,12 +144,23 @@ def _rebase(tensor, old, new, name):
     previous = tensor.grad_fn
     if previous is not None:
         previous._output = weakref.ref(old)  # the old value's Tensor, for drawings and hooks
-    version = tensor._bump_version()
-    tensor._history = [*(tensor._history or ()), (version, previous)]
+    _take_history(tensor, new, tensor._bump_version())
+
+
+def _take_history(tensor, new, version):
+    """``tensor``, now at ``version``, holds ``new``'s values: it takes new's ``grad_fn`` (and
+    tangent). Its earlier uses keep the previous one (``_history``, see
+    engine._grad_fn_when_used), as do its earlier hooks; ``retain_grad()`` and later hooks follow
+    the new value, as in PyTorch."""
+    fn = new.grad_fn
+    tensor._history = [*(tensor._history or ()), (version, tensor.grad_fn)]
     tensor.grad_fn = fn
     tensor.requires_grad = True
     tensor._tangent = new._tangent
     fn._sv = (tensor._vc, *fn._recorded_versions()[1:-1], version)
+    if tensor._retains_grad or tensor._hooks is not None:
+        tensor._hooks = None
+        tensor._link_to_function()
 
 
 def _change_view(view, name, make):
@@ -160,16 +171,10 @@ def _change_view(view, name, make):
     places = _places_in(view, base, name)
     _, new = _new_value(view, name, make)
     change(base, name, lambda old_base: IndexPut.apply(old_base, new, key=places), (new,))
-    version = base._version
     picked = Index.apply(base, key=places)
-    fn = picked.grad_fn
-    fn._output_id = id(view.data)
-    view._history = [*(view._history or ()), (version, view.grad_fn)]
-    view.grad_fn = fn
-    view.requires_grad = True
-    view._view_version = version
-    view._tangent = picked._tangent
-    fn._sv = (view._vc, *fn._recorded_versions()[1:-1], version)
+    picked.grad_fn._output_id = id(view.data)
+    view._view_version = base._version
+    _take_history(view, picked, base._version)
     return view
 
 

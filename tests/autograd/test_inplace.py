@@ -202,6 +202,21 @@ def test_a_float32_tensor_keeps_its_dtype_when_a_float64_one_is_added_in_place()
     same(b.grad, tb.grad)
 
 
+def test_hooks_from_before_see_the_old_value_and_retain_grad_the_new_as_in_pytorch():
+    (x, tx) = both([1.0, 2.0])
+    seen = {}
+    for lib, x_ in (("ours", x), ("torch", tx)):
+        y = x_ * 2
+        y.retain_grad()
+        y.register_hook(lambda g, lib=lib: seen.setdefault(lib, []).append(("old", g.tolist())))
+        y.mul_(3)
+        y.register_hook(lambda g, lib=lib: seen.setdefault(lib, []).append(("new", g.tolist())))
+        (y * y).sum().backward()
+        seen[lib].append(("retained", y.grad.tolist()))
+    assert seen["ours"] == seen["torch"]
+    same(x.grad, tx.grad)
+
+
 def test_plus_equals_on_a_computed_tensor_is_recorded():
     (x, tx), (b, tb) = both(), both([1.0, 2.0, 3.0])
     h, th = x * x, tx * tx
