@@ -50,7 +50,7 @@ class StepView:
     notes: tuple[str, ...]
     overlay: Overlay
     spoken: tuple[str, ...] = ()
-    """The lines in words, for a screen reader (`playground.spoken`)."""
+    """The heading and the lines in words, for a screen reader (`playground.spoken`)."""
 
 
 def operations(result: Result) -> list[NodeResult]:
@@ -219,10 +219,11 @@ def _reverse(result, backward: Backward, k, compact, hide, answered=show_all) ->
 
 def _view(k: int, n: int, heading: str, node: str | None, lines: list[Line], notes,
           overlay: Overlay, output: str = "") -> StepView:
-    """A StepView whose lines are LaTeX for the page and words for a screen reader; `output`
-    names whose gradients the lines are (reverse mode)."""
+    """A StepView whose lines are LaTeX for the page and, with its heading, words for a screen
+    reader; `output` names whose gradients the lines are (reverse mode)."""
+    said = (spoken.words(heading, ""), *(spoken.words(line.eq.text, output) for line in lines))
     return StepView(k, n, heading, node, tuple(line.aligned for line in lines), tuple(notes),
-                    overlay, tuple(spoken.words(line.eq.text, output) for line in lines))
+                    overlay, said)
 
 
 def _grad_lines(x: NodeResult, g: Gradient | None, compact: bool, hidden: bool) -> list[str]:

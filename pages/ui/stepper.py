@@ -199,7 +199,7 @@ def _step(spec_json: str, result: Result, k: int, hidden: Exercise | None) -> No
     drawing_col, text_col = st.columns([3, 2], gap="large")
     with drawing_col:
         drawing.show([(rankdir, compact, dot) for rankdir, compact, (_, dot) in layouts],
-                     focus=focus, announce=". ".join((shown.heading, *shown.spoken)))
+                     focus=focus, announce=". ".join(shown.spoken))
         if opts.crowded(len(result.nodes)):
             st.caption(f"{len(result.nodes)} nodes: drawn compact, numbers of larger tensors "
                        "left out (hover over a node for them).")

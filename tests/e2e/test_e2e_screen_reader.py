@@ -62,13 +62,13 @@ def test_step_through_announces_each_step_and_its_chain_rule_in_words(laptop, ap
                               "the gradient of d by d equals 1")
     laptop.get_by_role("button", name="Next").click()
     expect(said).to_have_text(
-        "Step 1 of 2: backward through d = c + a. the gradient of d by c gains the gradient of "
-        "d by d times the derivative of (c plus a) by c, that is 1.0000 times 1.0000, which is "
-        "1.0000. the gradient of d by a gains the gradient of d by d times the derivative of "
-        "(c plus a) by a, that is 1.0000 times 1.0000, which is 1.0000. the gradient of d by a "
-        "equals 1.0000 plus unknown")
+        "Step 1 of 2: backward through d equals c plus a. the gradient of d by c gains the "
+        "gradient of d by d times the derivative of (c plus a) by c, that is 1.0000 times "
+        "1.0000, which is 1.0000. the gradient of d by a gains the gradient of d by d times the "
+        "derivative of (c plus a) by a, that is 1.0000 times 1.0000, which is 1.0000. the "
+        "gradient of d by a equals 1.0000 plus unknown")
     laptop.get_by_role("button", name="Next").click()
-    expect(said).to_contain_text("Step 2 of 2: backward through c = a · b. ")
+    expect(said).to_contain_text("Step 2 of 2: backward through c equals a times b. ")
     expect(said).to_contain_text("the gradient of d by a equals 1.0000 plus 3.0000, which is "
                                  "4.0000")
     live = [n for n in accessibility_tree(laptop)

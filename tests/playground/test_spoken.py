@@ -18,6 +18,7 @@ def reverse(k: int, hide=step_view.show_all) -> step_view.StepView:
 
 def test_step_two_says_the_chain_rule_and_the_sum_at_a_in_words():
     assert reverse(2).spoken == (
+        "Step 2 of 2: backward through c equals a times b",
         "the gradient of d by a gains the gradient of d by c times the derivative of c by a, "
         "that is 1.0000 times 3.0000, which is 3.0000",
         "the gradient of d by b gains the gradient of d by c times the derivative of c by b, "
@@ -28,16 +29,18 @@ def test_step_two_says_the_chain_rule_and_the_sum_at_a_in_words():
 
 def test_step_one_names_the_outputs_own_formula_and_a_term_still_to_come():
     said = reverse(1).spoken
-    assert said[1] == ("the gradient of d by a gains the gradient of d by d times the "
+    assert said[0] == "Step 1 of 2: backward through d equals c plus a"
+    assert said[2] == ("the gradient of d by a gains the gradient of d by d times the "
                        "derivative of (c plus a) by a, that is 1.0000 times 1.0000, "
                        "which is 1.0000")
-    assert said[2] == "the gradient of d by a equals 1.0000 plus unknown"
-    assert reverse(0).spoken == ("the gradient of d by d equals 1",)
+    assert said[3] == "the gradient of d by a equals 1.0000 plus unknown"
+    assert reverse(0).spoken == ("Step 0 of 2: backward starts at d with gradient 1",
+                                 "the gradient of d by d equals 1")
 
 
 def test_a_number_an_exercise_hides_is_said_as_unknown():
     said = reverse(2, lambda quantity, name: quantity == "grad" and name in ("a", "b", "c")).spoken
-    assert said[0] == ("the gradient of d by a gains the gradient of d by c times the "
+    assert said[1] == ("the gradient of d by a gains the gradient of d by c times the "
                        "derivative of c by a, that is unknown times 3.0000, which is unknown")
     assert "3.0000, which is 3.0000" not in " ".join(said)
 
@@ -45,7 +48,8 @@ def test_a_number_an_exercise_hides_is_said_as_unknown():
 def test_forward_and_tangent_lines_in_words():
     result = evaluate(CLASSIC)
     assert step_view.view(result, "forward", 1).spoken == (
-        "c equals a times b, that is 2.0000 times 3.0000, which is 6.0000",)
+        "Step 1 of 2: compute c equals a times b",
+        "c equals a times b, that is 2.0000 times 3.0000, which is 6.0000")
     names = NodeNames("d")
     text = f"{names.dot('c').text} = ∂c/∂a · {names.dot('a').text} = 3.0000 · 1.0000 = 3.0000"
     assert spoken.words(text, "") == ("the tangent of c equals the derivative of c by a times "
