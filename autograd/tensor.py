@@ -426,8 +426,15 @@ class Tensor:
             self, "normal_", lambda rng: mean + std * rng.standard_normal(self.shape))
 
     def __setitem__(self, key, value):
-        """``x[key] = value`` in place; recorded (``value`` gets its gradient) as PyTorch does."""
-        _ops.inplace.set_item(self, _index_key(key), value)
+        """``x[key] = value`` in place; recorded (``value`` gets its gradient) as PyTorch does,
+        reading a key of ints and index arrays as ``__getitem__`` does (the places in PyTorch's
+        order, so that ``value`` has the shape ``x[key]`` has)."""
+        key = _index_key(key)
+        if type(key) is tuple and _mixes_ints_and_arrays(key):
+            first, then = _ints_first(key, self.ndim)
+            places = np.arange(self.data.size).reshape(self.shape)[first][then]
+            key = np.unravel_index(places, self.shape)
+        _ops.inplace.set_item(self, key, value)
 
     # --- the version counter: how many in-place changes this storage has had ---------------------
     @property

@@ -367,6 +367,19 @@ def test_setitem_gives_the_value_its_gradient():
     assert y._version == ty._version == 1
 
 
+def test_setitem_with_ints_beside_index_arrays_takes_pytorchs_order(rng):
+    (x, tx), (v, tv) = both(rng.standard_normal((2, 3, 4))), both(rng.standard_normal((3, 2)))
+    y, ty = x * 1, tx * 1
+    y[1, :, [2, 0]] = v
+    ty[1, :, [2, 0]] = tv
+    same(y, ty)
+    upstream = rng.standard_normal((2, 3, 4))
+    y.backward(ag.tensor(upstream))
+    ty.backward(torch.tensor(upstream))
+    same(x.grad, tx.grad)
+    same(v.grad, tv.grad)
+
+
 def test_setitem_on_a_constant_with_a_value_that_requires_grad_records_it():
     (v, tv) = both([3.0])
     buf, tbuf = ag.zeros(2, 3), torch.zeros(2, 3, dtype=torch.float64)
