@@ -30,6 +30,7 @@ from .grad_mode import enable_grad, is_grad_enabled, no_grad
 from .gradcheck import GradcheckError, gradcheck, numerical_grad
 from .graph import trace
 from .ops import *  # noqa: F403 - every op marked @exposed: add, exp, sum, reshape, …
+from .ops.inplace import relu_
 from .tensor import Tensor
 
 float16, float32, float64, int32, int64 = (np.float16, np.float32, np.float64, np.int32,

@@ -261,6 +261,11 @@ def _shape_error(tensor, name, shape):
         "x + y) for the broadcast shape")
 
 
+def relu_(x):
+    """``ag.relu_(x)``, PyTorch's ``torch.relu_``: ``x.relu_()``, x itself changed in place."""
+    return x.relu_()
+
+
 def set_item(tensor, key, value):
     """``tensor[key] = value``: recorded as IndexPut, so value (if it requires grad) gets the
     gradient of the places it filled."""

@@ -354,6 +354,15 @@ def test_an_in_place_method_on_a_leaf_that_requires_grad_raises_pytorchs_error(n
     assert x._version == tx._version == 0
 
 
+def test_ag_relu_changes_its_argument_as_torch_relu_():
+    (x, tx) = both()
+    y, ty = x * 1, tx * 1
+    assert ag.relu_(y) is y
+    assert torch.relu_(ty) is ty
+    same(y, ty)
+    assert y._version == ty._version == 1
+
+
 def test_setitem_gives_the_value_its_gradient():
     (x, tx), (v, tv) = both(), both([10.0, 20.0])
     y, ty = x * 2, tx * 2
