@@ -144,14 +144,17 @@ def test_the_drawing_walks_zooms_pans_and_picks_a_node_with_the_keyboard(laptop,
     tab_to(laptop, lambda s: s["role"] == "graphics-symbol", "the drawing", stops)
     chosen = laptop.get_by_test_id(DRAWING).locator("g.node.selected[role='graphics-symbol']")
     assert laptop.evaluate(FOCUSED)["label"] == chosen.get_attribute("aria-label")  # in detail
+    stage = laptop.get_by_test_id(DRAWING).locator(".stage")
+    before = stage.evaluate("e => e.style.transform")
     laptop.keyboard.press("Home")
     assert laptop.evaluate(FOCUSED)["label"].startswith("a (input)")
     laptop.keyboard.press("ArrowRight")
     laptop.keyboard.press("ArrowRight")
     assert laptop.evaluate(FOCUSED)["label"].startswith("c = mul(a, b)")
+    assert stage.evaluate("e => e.style.transform") == before  # shown whole: nothing moves
+    assert laptop.get_by_test_id(DRAWING).locator(".viewport").evaluate(
+        "e => [e.scrollTop, e.scrollLeft]") == [0, 0]
     shoot(laptop, artifacts_dir, "keyboard-drawing-focus", folder="a11y")
-    stage = laptop.get_by_test_id(DRAWING).locator(".stage")
-    before = stage.evaluate("e => e.style.transform")
     laptop.keyboard.press("+")
     zoomed = stage.evaluate("e => e.style.transform")
     assert zoomed != before

@@ -35,6 +35,7 @@ const MIN_HEIGHT = 160;
 const BOTTOM_GAP = 12; // pixels kept free under the drawing, so its border shows
 const CLICK_SLOP = 5; // pixels a pointer may move and still click rather than drag
 const PAN_STEP = 40; // pixels one Shift+arrow moves the drawing
+const FOCUS_MARGIN = 8; // pixels kept between the record in focus (its outline) and the edge
 const NEXT = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 const PAN = { ArrowRight: [-1, 0], ArrowLeft: [1, 0], ArrowDown: [0, -1], ArrowUp: [0, 1] };
 const XLINK = "http://www.w3.org/1999/xlink";
@@ -289,16 +290,23 @@ class View {
     if (next !== null) this.records[next].focus({ preventScroll: true });
   }
 
-  // The record in focus is the drawing's one Tab stop and is panned into view.
+  // The record in focus is the drawing's one Tab stop and is panned into view (with a margin
+  // for its outline) unless the whole drawing is on the screen.
   focusOn(node) {
     if (!this.records.includes(node)) return;
     for (const record of this.records) record.setAttribute("tabindex", "-1");
     node.setAttribute("tabindex", "0");
     this.focused = node;
+    // Tab's focus scrolls the viewport (overflow: hidden) to the node; Panzoom alone moves it.
+    this.viewport.scrollTop = 0;
+    this.viewport.scrollLeft = 0;
+    if (this.fitted && !this.partial) return; // the whole drawing is on the screen
     const box = node.getBoundingClientRect();
     const room = this.viewport.getBoundingClientRect();
-    const dx = Math.max(0, room.left - box.left) - Math.max(0, box.right - room.right);
-    const dy = Math.max(0, room.top - box.top) - Math.max(0, box.bottom - room.bottom);
+    const [left, right] = [room.left + FOCUS_MARGIN, room.right - FOCUS_MARGIN];
+    const [top, bottom] = [room.top + FOCUS_MARGIN, room.bottom - FOCUS_MARGIN];
+    const dx = Math.max(0, left - box.left) - Math.max(0, box.right - right);
+    const dy = Math.max(0, top - box.top) - Math.max(0, box.bottom - bottom);
     if (!dx && !dy) return;
     const scale = this.panzoom.getScale();
     this.panzoom.pan(dx / scale, dy / scale, { relative: true, animate: false });
