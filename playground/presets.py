@@ -5,7 +5,8 @@ numpygrad's d = a*b + a, the micrograd-style notebook's d = (a + 3) + (a * 2), b
 c = a*b, d = c*w on vectors, MiniTorchBR's sum of a product, micrograd's tanh neuron and PyGrad's
 z = y + y. Then small models (logistic regression, a two-layer MLP) and lessons: broadcasting,
 softmax of large logits written naively next to its stable form, convolution and pooling,
-attention, batch norm, and an LSTM cell's forget gate carrying the gradient back in time.
+attention, batch norm, a transposed convolution, group norm, and an LSTM cell's forget gate
+carrying the gradient back in time.
 
 Each graph is written in the expression language and parsed once, at import.
 """
@@ -223,6 +224,37 @@ _SOURCES = (
         h = batch_norm(x)
         target = const([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
         L = mse_loss(h, target)
+        """,
+    ),
+    (
+        "transposed_conv",
+        "A transposed convolution undoes a stride-2 convolution's shape",
+        "conv2d with stride 2 halves the 4×4 image to 2×2 (two channels), and conv_transpose2d "
+        "with stride 2 spreads each of those pixels over a 3×3 window of a 4×4 image again: the "
+        "shape comes back, not the values, and U's gradient adds each window's error times the "
+        "pixel that spread it.",
+        """
+        img = randn(1, 1, 4, 4, seed=0)
+        K = randn(2, 1, 3, 3, seed=1)
+        b = [0.0, 0.0]
+        down = conv2d(img, K, b, stride=2, padding=1)
+        U = randn(2, 1, 3, 3, seed=2)
+        c = [0.0]
+        up = conv_transpose2d(down, U, c, stride=2, padding=1, output_padding=1)
+        L = mse_loss(up, img)
+        """,
+    ),
+    (
+        "group_norm",
+        "Group norm: two groups of two channels",
+        "Each group of channels is normalised with its own mean and variance, over its channels "
+        "and positions and never the batch, so x's gradient sums to zero within each group "
+        "(adding the same amount to a whole group changes nothing).",
+        """
+        x = [[[1.0, 2.0], [0.5, -1.0], [3.0, 0.0], [2.0, 2.5]]]
+        h = group_norm(x, num_groups=2)
+        w = const([[[1.0, 0.0], [0.0, 2.0], [1.0, -1.0], [0.5, 0.5]]])
+        L = sum(h * w)
         """,
     ),
     (

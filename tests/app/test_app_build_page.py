@@ -308,6 +308,8 @@ NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: ope
     **{op: {keys.add_operand(1, 0): "S"} for op in ("max_pool2d", "avg_pool2d",
                                                     "adaptive_avg_pool2d", "unfold")},
     "fold": {keys.add_operand(1, 0): "cols"},
+    "conv_transpose2d": {keys.add_operand(3, 0): "S", keys.add_operand(3, 1): "K4",
+                         keys.add_operand(3, 2): "v"},  # S: 2 channels; K4: 2 in, 2 out
 }
 
 

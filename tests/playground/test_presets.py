@@ -69,6 +69,29 @@ def test_neuron_matches_micrograd_o_0_7071_and_its_gradients():
         assert result.grad(name) == pytest.approx(grad, abs=1e-12), name
 
 
+def test_the_transposed_convolution_gives_the_image_its_shape_back():
+    result = evaluate(get("transposed_conv").spec)
+    assert result.value("down").shape == (1, 2, 2, 2)
+    assert result.value("up").shape == result.value("img").shape == (1, 1, 4, 4)
+    error = result.value("up") - result.value("img")
+    u_grad = np.zeros((2, 1, 3, 3))  # each tap: the error where it lands, times its pixel
+    for ch, i, j, a, b in np.ndindex(2, 2, 2, 3, 3):
+        row, col = 2 * i + a - 1, 2 * j + b - 1
+        if 0 <= row < 4 and 0 <= col < 4:
+            u_grad[ch, 0, a, b] += 2 / 16 * error[0, 0, row, col] * result.value("down")[0, ch, i, j]
+    np.testing.assert_allclose(result.grad("U"), u_grad, rtol=1e-12)
+
+
+def test_group_norms_gradient_sums_to_zero_within_each_group():
+    result = evaluate(get("group_norm").spec)
+    grad = result.grad("x")
+    np.testing.assert_allclose(grad.reshape(2, 4).sum(axis=1), [0.0, 0.0], atol=1e-12)
+    assert np.abs(grad).max() > 0.1
+    h = result.value("h").reshape(2, 4)
+    np.testing.assert_allclose(h.mean(axis=1), 0.0, atol=1e-12)
+    np.testing.assert_allclose(h.var(axis=1), 1.0, rtol=1e-4)  # eps = 1e-5 in the variance
+
+
 def lstm_first_input_gradient(forget_bias):
     """∂h3/∂x1 of the lstm_cell preset with bf = forget_bias, by hand: o · tanh'(c3) · f² ·
     i · tanh'(x1)."""
@@ -219,7 +242,7 @@ def test_every_preset_round_trips_through_text_and_fits_a_short_link(preset):
 
 def test_presets_have_unique_keys_a_title_and_one_sentence():
     keys = [p.key for p in PRESETS]
-    assert len(keys) == len(set(keys)) == 15
+    assert len(keys) == len(set(keys)) == 17
     for preset in PRESETS:
         assert preset.title and preset.explanation.endswith(".")
         assert ". " not in preset.explanation, preset.key
