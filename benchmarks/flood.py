@@ -22,7 +22,7 @@ accepts (finding 6).
 
     python benchmarks/flood.py                       # 1 flooder, 300 reruns, 10 students
     python benchmarks/flood.py --flooders 3 --json flood.json
-    python benchmarks/flood.py --server-arg=--runner.fastReruns=true   # one setting's share
+    python benchmarks/flood.py --server-arg=--runner.fastReruns=false  # one setting's share
     git archive ed226c0 | tar -x -C /tmp/before && python benchmarks/flood.py --app /tmp/before
 """
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import time
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -203,6 +202,6 @@ def _page_style() -> None:
     style = view.page_style(font)
     st.html(ACCESSIBLE_STYLE + style)
     if view.page_style(st.session_state.get(keys.PAGE_STYLE_FONT, Options().font_size)) != style:
-        time.sleep(STYLE_SETTLE_S)
+        run_control.pause(STYLE_SETTLE_S)
     st.session_state[keys.PAGE_STYLE_FONT] = font
 

@@ -1,24 +1,25 @@
 """A run stops its heavy work once a newer rerun or a closed tab has made it useless.
 
-Streamlit stops a script only inside its own calls (each `st.*` that sends something checks the
-session's pending requests, runtime/scriptrunner/script_runner.py's
-`_maybe_handle_execution_control_request`), and the heavy stages of a run (reading a link,
-evaluating a graph, a gradient check) make none for up to seconds. `install()`, at the start of
-every run, hands `stop_if_superseded` to `playground.interrupt`, whose checkpoints sit between
-the steps of that work: the same check Streamlit makes, raising Streamlit's own exceptions, so
-the runner reruns with the newest request (`RerunException`) or ends a closed session's run
-(`StopException`) from there.
-
-Together with `runner.fastReruns = false` (.streamlit/config.toml: a rerun goes to the session's
-one script thread, where requests that arrive meanwhile coalesce into one, instead of starting a
-thread per request), a client that sends 300 reruns costs a few runs, and a closed session's
-work stops at the next checkpoint (benchmarks/flood.py measures both).
+Streamlit answers each rerun request by starting a new script thread and telling the old one to
+stop (`runner.fastReruns`, its default), and a closed tab by telling the running one to stop. A
+script thread only notices inside Streamlit's own calls (each `st.*` that sends something,
+runtime/scriptrunner/script_runner.py's `_maybe_handle_execution_control_request`), and the heavy
+stages of a run (reading a link, evaluating a graph, a gradient check) make none for up to
+seconds: a client sending 300 reruns, each with a new heavy link, had up to 160 threads working
+at once, gigabytes and seconds of CPU after it left. `install()`, at the start of every run,
+hands `stop_if_superseded` to `playground.interrupt`, whose checkpoints sit between the steps of
+that work (every op of an evaluation, every pass of a check, every cached computation): the same
+check Streamlit makes, raising Streamlit's own exceptions, so the abandoned thread ends there
+(`StopException`; `RerunException` when requests queue on one thread, as in a fragment's).
+`pause` is a wait that ends the same way. benchmarks/flood.py measures it.
 
 Widget callbacks are left to finish: a callback cut short would lose the edit it makes (the
 browser sends a button's press once), and Streamlit checks right after them anyway.
 """
 
 from __future__ import annotations
+
+import time
 
 from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
@@ -29,6 +30,19 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import (
 )
 
 from playground import interrupt
+
+PAUSE_STEP_S = 0.02
+"""How often `pause` looks for a newer request."""
+
+
+def pause(seconds: float) -> None:
+    """Wait `seconds` (for the browser, say), but stop waiting as soon as a newer request or a
+    closed tab makes this run useless (`stop_if_superseded`): a run asleep for a new page
+    stylesheet must not hold back the click that follows it."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        stop_if_superseded()
+        time.sleep(min(left, PAUSE_STEP_S))
 
 
 def install() -> None:

@@ -2,10 +2,10 @@
 server started as the README starts it, spoken to on Streamlit's websocket protocol.
 
 - 100 reruns sent back-to-back, each with a different heavy link, cost the CPU of at most three
-  runs of one such link, and the page ends on the newest (before `runner.fastReruns = false` and
-  pages/ui/run_control.py: 24 runs' worth, each request on a thread of its own, and the page
-  could end on an older link); a session closed mid-flood stops its work within a second
-  (before: 3.4-5.3 CPU-s after the socket closed).
+  runs of one such link, and the page ends on the newest (before pages/ui/run_control.py: 24
+  runs' worth, each request's thread working to the end of its heavy stage, and the page could
+  end on an older link); a session closed mid-flood stops its work within a second (before:
+  3.4-5.3 CPU-s after the socket closed).
 - An address holds at most its sessions (`AUTOGRAD_PLAYGROUND_SESSIONS_PER_ADDRESS`, here 3);
   the next one gets the short page the README's Limits table quotes, until one closes. Behind
   nginx on this machine the address is the one nginx put last in X-Forwarded-For.
