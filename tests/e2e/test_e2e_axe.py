@@ -243,22 +243,28 @@ def test_the_drawings_borders_and_text_meet_contrast_in_both_themes(laptop, app_
     assert not low, f"(border on page, border on fill, text on fill) under 3, 3, 4.5: {low}"
 
 
+def start_lesson(teacher, student, url: str) -> None:
+    """The teacher opens a room with the ready lesson, the student joins on a phone, and the
+    teacher moves on to the step that asks for ∂d/∂a, ∂d/∂b and ∂d/∂c."""
+    teacher.goto(f"{url}/class")
+    teacher.get_by_role("button", name="Open a room").click()
+    code_box = teacher.get_by_test_id("stMain").locator(
+        "div", has_text=re.compile(r"^[2-9A-HJ-NP-Z]{6}$")).last
+    expect(code_box).to_be_visible()
+    code = code_box.inner_text().strip()
+    teacher.get_by_role("button", name="Add its 6 steps").click()
+    expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 1 of 6")
+    join(student, url, code, "Ada")
+    teacher.get_by_role("button", name="Next").click()
+    expect(student.get_by_role("textbox", name="∂d/∂a", exact=True)).to_be_visible()
+
+
 def test_a_live_lesson_has_no_wcag_a_aa_violation(browser, class_url):  # noqa: F811
     """Issue 26's live class: the student's answer form on a phone and the teacher's answer
     charts on a laptop, during a lesson, in both themes (the join screen is /class above)."""
     with tab_of(browser, **SCREENS["laptop"]) as teacher, \
             tab_of(browser, **SCREENS["phone"]) as student:
-        teacher.goto(f"{class_url}/class")
-        teacher.get_by_role("button", name="Open a room").click()
-        code_box = teacher.get_by_test_id("stMain").locator(
-            "div", has_text=re.compile(r"^[2-9A-HJ-NP-Z]{6}$")).last
-        expect(code_box).to_be_visible()
-        code = code_box.inner_text().strip()
-        teacher.get_by_role("button", name="Add its 6 steps").click()
-        expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 1 of 6")
-        join(student, class_url, code, "Ada")
-        teacher.get_by_role("button", name="Next").click()
-        expect(student.get_by_role("textbox", name="∂d/∂a", exact=True)).to_be_visible()
+        start_lesson(teacher, student, class_url)
         audit_both_themes(student, "class-student")
         answer(student, {"∂d/∂a": "4", "∂d/∂b": "2", "∂d/∂c": "3"})
         expect(student.get_by_test_id("stMain")).to_contain_text("not yet (you sent 3)")

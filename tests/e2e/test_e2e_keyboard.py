@@ -16,6 +16,8 @@ from urllib.parse import urlencode
 
 import pytest
 from e2e_helpers import DRAWING, contrast, expect, rgba, shoot, wait_for_app
+from test_e2e_axe import SCREENS, start_lesson, tab_of
+from test_e2e_classroom import class_url  # noqa: F401 (a fixture)
 
 from playground import presets, share
 
@@ -198,3 +200,17 @@ def test_check_an_answer_with_the_keyboard(laptop, app_url):
     laptop.keyboard.press("Enter")
     expect(laptop.get_by_role("status").filter(has_text="right")).to_contain_text(
         "right (∂d/∂a)")
+
+
+def test_a_student_answers_with_the_keyboard(browser, class_url):  # noqa: F811
+    """Issue 26's live class: on a phone, the student's answer boxes and Send by keyboard."""
+    with tab_of(browser, **SCREENS["laptop"]) as teacher, \
+            tab_of(browser, **SCREENS["phone"]) as student:
+        start_lesson(teacher, student, class_url)
+        box = student.get_by_role("textbox", name="∂d/∂a", exact=True)
+        tab_to(student, lambda s: box.evaluate("e => e === document.activeElement"),
+               "the student's first answer")
+        student.keyboard.type("4")
+        tab_to(student, named("Send"), "Send")
+        student.keyboard.press("Enter")
+        expect(student.get_by_test_id("stMain")).to_contain_text("right (you sent 4)")
