@@ -701,8 +701,11 @@ def _agree_on_refusal(what, ours_error, torch_error):
 
 def excluded(discrepancy, program, exclusions):
     """The name of the exclusion that covers ``discrepancy``, or None. An exclusion is
-    (ops, regex, reason): the program uses one of ``ops`` (None: any) and the message matches."""
-    for name, (ops, pattern, _) in exclusions.items():
+    (ops, regex, [precision,] reason): the program uses one of ``ops`` (None: any), the message
+    matches, and (when given) the program computes in that precision ("float32")."""
+    for name, (ops, pattern, *only, _) in exclusions.items():
+        if only and _precision(program) != np.dtype(only[0]):
+            continue
         if (ops is None or any(isinstance(node, Step) and node.op in ops
                                for node in program.nodes)) and re.search(pattern,
                                                                          str(discrepancy)):
