@@ -91,6 +91,11 @@ class Tensor:
         """This tensor: NumPy arrays need no contiguous copy here (PyTorch's spelling)."""
         return self
 
+    def unfold(self, dimension, size, step):
+        """Every window of ``size`` elements ``step`` apart along ``dimension``, as a new last
+        axis (PyTorch's ``Tensor.unfold``; the images' im2col is ``autograd.unfold``)."""
+        return _ops.rearrange.windows(self, dimension, size, step)
+
     def is_contiguous(self):
         """Whether the elements lie in memory in row-major order without gaps (a transpose or a
         strided slice is a view that does not)."""

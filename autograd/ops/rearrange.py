@@ -1,7 +1,8 @@
 """PyTorch's selecting, stacking and rearranging functions, written with the engine's indexing,
 shape and product ops, so their gradients (and second derivatives) come from those: index_select
 masked_select take_along_dim narrow movedim moveaxis repeat_interleave unflatten, hstack vstack
-dstack column_stack, diag diagonal diag_embed, tensordot kron cross cdist meshgrid."""
+dstack column_stack, diag diagonal diag_embed, tensordot kron cross cdist meshgrid, the
+out-of-place scatter and index_add, and Tensor.unfold's sliding windows."""
 
 import numpy as np
 
@@ -92,6 +93,35 @@ def narrow(x, dim, start, length):
     return _along(x, dim, slice(start, start + length))
 
 
+@exposed("scatter")
+def scatter(x, dim, index, src=None, value=None, reduce=None):
+    """A copy of x with ``src`` (or the number ``value``) written at ``index`` along ``dim``
+    (``x[i][index[i][j]] = src[i][j]`` for dim 1), as torch.scatter; ``reduce="add"`` adds."""
+    return _t(x).clone().scatter_(dim, index, src, value, reduce)
+
+
+@exposed("index_add")
+def index_add(x, dim, index, source, alpha=1):
+    """A copy of x with ``alpha * source``'s slices added at ``index`` along ``dim``."""
+    return _t(x).clone().index_add_(dim, index, source, alpha)
+
+
+def windows(x, dimension, size, step):
+    """Every window of ``size`` elements ``step`` apart along ``dimension``, as a new last axis
+    (PyTorch's Tensor.unfold): a (5,) tensor with size 2, step 1 gives (4, 2)."""
+    x = _t(x)
+    dim = _dim(x, dimension, "unfold") if x.ndim else 0
+    length = x.shape[dim] if x.ndim else 1
+    if size < 0 or size > length or step <= 0:
+        raise RuntimeError(f"unfold: size {size} must be between 0 and the dimension's length "
+                           f"{length}, and step {step} above 0")
+    starts = np.arange((length - size) // step + 1) * step
+    picks = starts[:, None] + np.arange(size)[None, :]
+    if not x.ndim:
+        return x.reshape(1)[picks.reshape(-1)].reshape(size)
+    return movedim(movedim(x, dim, -1)[..., picks], -2, dim)
+
+
 @exposed("movedim")
 def movedim(x, source, destination):
     """x with its axes ``source`` moved to ``destination`` (the others keep their order)."""
@@ -99,7 +129,8 @@ def movedim(x, source, destination):
     source, destination = (
         [_dim(x, int(d), "movedim") for d in np.atleast_1d(axes)] for axes in (source,
                                                                               destination))
-    if len(source) != len(destination) or len(set(source)) != len(source):
+    if len(source) != len(destination) or len(set(source)) != len(source) or len(
+            set(destination)) != len(destination):
         raise ValueError(f"movedim: source {source} and destination {destination} must name as "
                          "many axes, each once")
     order = [axis for axis in range(x.ndim) if axis not in source]
@@ -270,6 +301,9 @@ def cross(a, b, dim=None):
         dim = next((i for i, n in enumerate(shape) if n == 3), None)
         if dim is None:
             raise RuntimeError(f"cross: no dimension of size 3 in input of shape {shape}")
+    if not -len(shape) <= dim < len(shape):
+        raise IndexError(f"cross: dim {dim} is out of range for inputs of shape {shape} (dims "
+                         f"run from {-len(shape)} to {len(shape) - 1})")
     dim %= len(shape)
     if shape[dim] != 3:
         raise RuntimeError(f"cross: inputs dimension {dim} must have length 3, got shape "
@@ -284,6 +318,10 @@ def cdist(x1, x2, p=2.0):
     """The ``p``-norm distance between every row of x1 (..., P, M) and every row of x2
     (..., R, M): a (..., P, R) tensor (gradient 0 where two rows are equal)."""
     x1, x2 = _t(x1), _t(x2)
+    for name, x in (("X1", x1), ("X2", x2)):
+        if x.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {x.ndim}D; "
+                               "make a single row (1, M) with x.unsqueeze(0)")
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"cdist: X1 and X2 must have the same number of columns. X1: "
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")

@@ -1,5 +1,6 @@
 """index_select masked_select take_along_dim narrow movedim moveaxis repeat_interleave unflatten,
-hstack vstack dstack column_stack, diag diagonal diag_embed, tensordot kron cross cdist meshgrid
+hstack vstack dstack column_stack, diag diagonal diag_embed, tensordot kron cross cdist meshgrid,
+scatter index_add and Tensor.unfold
 against torch in float64: values and every operand's gradient under a random upstream gradient;
 gradcheck through a few; PyTorch's errors."""
 
@@ -103,6 +104,18 @@ CASES = {
                     lambda a, b, c: torch.meshgrid(a, b, c, indexing="xy"),
                     [V1, normal(4), normal(2)]),
 }
+SCATTER_AT = np.array([[0, 1, 2, 0], [1, 2, 0, 1]])
+CASES.update({
+    "scatter": (lambda x, s: ag.scatter(x, 0, SCATTER_AT, s),
+                lambda x, s: torch.scatter(x, 0, torch.tensor(SCATTER_AT), s),
+                [normal(3, 4), normal(2, 4)]),
+    "index_add": (lambda x, s: x.index_add(0, np.array([2, 0, 2]), s, alpha=2.0),
+                  lambda x, s: x.index_add(0, torch.tensor([2, 0, 2]), s, alpha=2.0),
+                  [normal(3, 4), normal(3, 4)]),
+})
+for _args in [(1, 3, 2), (1, 2, 1), (0, 3, 1), (-1, 1, 1), (1, 4, 3)]:
+    CASES[f"Tensor.unfold{_args}"] = (lambda x, a=_args: x.unfold(*a),
+                                      lambda x, a=_args: x.unfold(*a), [X])
 for _name in ("hstack", "vstack", "dstack", "column_stack"):
     CASES[f"{_name} 1-D"] = (lambda a, b, n=_name: getattr(ag, n)([a, b]),
                              lambda a, b, n=_name: getattr(torch, n)([a, b]), [V1, V2])
@@ -131,6 +144,18 @@ def test_gradcheck_through_take_along_dim_kron_cross_and_cdist():
     assert ag.gradcheck(lambda a, b: ag.cdist(a, b), (a, b))
 
 
+@pytest.mark.filterwarnings("ignore:The reduce argument of torch.scatter:UserWarning")
+def test_scatter_with_reduce_add_matches_torchs_values_and_passes_gradcheck():
+    """PyTorch has no derivative for scatter with reduce; ours is checked by finite
+    differences."""
+    x, src, at = normal(2, 4), normal(2, 3), SCATTER_AT[:, :3]
+    ours = ag.scatter(ag.tensor(x), 1, at, ag.tensor(src), reduce="add")
+    theirs = torch.scatter(torch.tensor(x), 1, torch.tensor(at), torch.tensor(src), reduce="add")
+    np.testing.assert_allclose(ours.data, theirs.numpy(), rtol=1e-12)
+    assert ag.gradcheck(lambda a, b: ag.scatter(a, 1, at, b, reduce="add"),
+                        (ag.tensor(x, requires_grad=True), ag.tensor(src, requires_grad=True)))
+
+
 def test_errors_say_what_is_wrong():
     x = ag.randn(3, 4)
     with pytest.raises(IndexError, match="0-D or 1-D"):
@@ -145,3 +170,27 @@ def test_errors_say_what_is_wrong():
         ag.cross(x, x, dim=1)
     with pytest.raises(RuntimeError, match="same number of columns"):
         ag.cdist(x, ag.randn(2, 5))
+
+
+@pytest.mark.parametrize("dim", [1, -2, 2])
+def test_cross_refuses_a_dim_out_of_range_as_torch(dim):
+    a, b = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0])
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.linalg.cross(torch.tensor(a), torch.tensor(b), dim=dim)
+    with pytest.raises(IndexError, match=f"cross: dim {dim} is out of range"):
+        ag.cross(ag.tensor(a), ag.tensor(b), dim=dim)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.cdist(m.zeros(3), m.zeros(2, 3)),
+    lambda m: m.cdist(m.zeros(2, 3), m.zeros(3)),
+    lambda m: m.movedim(m.zeros(2, 3), (0, 1), (0, 0)),
+    lambda m: m.movedim(m.zeros(2, 3), (0, 1), (1, -1)),
+    lambda m: m.diag_embed(m.zeros(3), 0, 1, -1),
+], ids=["cdist of a 1-D x1", "cdist of a 1-D x2", "movedim to one place twice",
+        "movedim to 1 and -1 of two axes", "diag_embed on one axis twice"])
+def test_refuses_what_torch_refuses(call):
+    with pytest.raises(RuntimeError):
+        call(torch)
+    with pytest.raises((RuntimeError, ValueError)):
+        call(ag)
