@@ -36,6 +36,7 @@ from .registry import conv as _conv
 from .registry import indexing as _indexing
 from .registry import layers as _layers
 from .registry import linalg as _linalg
+from .registry import rearrange as _rearrange
 from .registry import reduce as _reduce
 from .registry import shape as _shape
 
@@ -221,7 +222,7 @@ RULES: Mapping[str, Rule] = {
     "stack": _stack,
     "concatenate": _concatenate,
     **_indexing.SHAPE_RULES, **_linalg.SHAPE_RULES, **_reduce.SHAPE_RULES, **_shape.SHAPE_RULES,
-    **_conv.SHAPE_RULES, **_layers.SHAPE_RULES,
+    **_conv.SHAPE_RULES, **_layers.SHAPE_RULES, **_rearrange.SHAPE_RULES,
 }
 """Op name -> its shape rule. Every op of ``playground.registry`` has one (a test checks it, and
 that each rule agrees with the engine on the registry's test cases)."""
@@ -264,6 +265,11 @@ def op_work(op: str, operand_shapes: list[Shape], out: Shape) -> int:
         work += math.prod(out) * inner // MACS_PER_UNIT
     elif op in ("conv1d", "conv2d"):  # each output element: a filter of C/groups x kernel
         work += math.prod(out) * math.prod(operand_shapes[1][1:]) // MACS_PER_UNIT
+    elif op == "tensordot":  # each output element: a sum over the contracted axes, whose
+        inner = math.isqrt(sizes[0] * sizes[1] // max(math.prod(out), 1))  # size squared is a·b/y
+        work += math.prod(out) * inner // MACS_PER_UNIT
+    elif op == "cdist":  # a difference of M elements per pair of rows, then its norm
+        work += 3 * math.prod(out) * operand_shapes[0][-1]
     elif op == "conv_transpose2d":  # each input element: a filter of out/groups x kernel
         work += math.prod(operand_shapes[0]) * math.prod(operand_shapes[1][1:]) // MACS_PER_UNIT
     return work

@@ -23,6 +23,7 @@ from . import (
     layers,
     linalg,
     losses,
+    rearrange,
     reduce,
     shape,
 )
@@ -31,8 +32,8 @@ from .entry import Attr, OpInfo
 
 OPS: Mapping[str, OpInfo] = {
     info.name: info
-    for family in (arithmetic, linalg, elementwise, activations, reduce, shape, indexing, conv,
-                   layers, losses)
+    for family in (arithmetic, linalg, elementwise, activations, reduce, shape, rearrange,
+                   indexing, conv, layers, losses)
     for info in family.ENTRIES
 }
 """Op name -> OpInfo, in a teaching order (arithmetic, matrices, activations, reductions, shapes,
@@ -40,6 +41,7 @@ losses)."""
 
 _FAMILY_LABELS = ((arithmetic, "arithmetic"), (linalg, "matrix"), (elementwise, "elementwise"),
                   (activations, "activation"), (reduce, "reduction"), (shape, "shape"),
+                  (rearrange, "shape"),
                   (indexing, "indexing"), (conv, "convolution"), (layers, "layer"),
                   (losses, "loss"))
 _ACTIVATIONS = ("tanh", "sigmoid", "relu", "leaky_relu")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -59,6 +60,22 @@ class OpInfo:
         if self.arity is None:
             return "one or more operands"
         return "1 operand" if self.arity == 1 else f"{self.arity} operands"
+
+
+def refusing(engine):
+    """``engine`` with PyTorch's RuntimeError for operands it refuses raised as ValueError, the
+    error the playground reports as a refusal with the engine's message."""
+
+    def apply(*args, **kwargs):
+        try:
+            return engine(*args, **kwargs)
+        except RuntimeError as error:
+            raise ValueError(str(error)) from None
+
+    apply.__name__ = apply.__qualname__ = engine.__name__
+    apply.__doc__ = engine.__doc__
+    apply.__signature__ = inspect.signature(engine)
+    return apply
 
 
 AXIS = Attr("axis", "axis", None)

@@ -4,12 +4,15 @@ A graph holds numbers only, so an index or a mask is an operand of whole numbers
 mask), turned into integers or booleans here, as cross_entropy's target is.
 """
 
+import math
+
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 import autograd as ag
 
 from .. import torch_code
-from .entry import Attr, OpInfo
+from .entry import Attr, OpInfo, refusing
 
 AXIS = Attr("axis", "dim", None, required=True)
 
@@ -91,7 +94,55 @@ ENTRIES = (
     ),
 )
 
+def _index_select_shape(shapes, attrs):
+    x, index = shapes
+    if len(index) > 1:
+        raise ValueError("index_select: a 0-D or 1-D index")
+    dim = normalize_axis_index(attrs["dim"], max(len(x), 1))
+    return x[:dim] + (math.prod(index),) + x[dim + 1:]
+
+
+def _take_along_dim_shape(shapes, attrs):
+    x, index = shapes
+    if attrs.get("dim") is None:
+        return (math.prod(index),)
+    dim = normalize_axis_index(attrs["dim"], max(len(x), 1))
+    if len(index) != len(x):
+        raise ValueError("take_along_dim: the index needs as many dimensions as the tensor")
+    rest = np.broadcast_shapes(x[:dim] + (1,) + x[dim + 1:], index[:dim] + (1,) + index[dim + 1:])
+    return rest[:dim] + (index[dim],) + rest[dim + 1:]
+
+
+ENTRIES += (
+    OpInfo(
+        "index_select", 2, (Attr("dim", "dim", None, required=True, suggested=0),),
+        "The slices of x along dim at the positions a 1-D index of whole numbers names.",
+        r"\bar{x}[\ldots, i_k, \ldots] \mathrel{+}= \bar{y}[\ldots, k, \ldots]",
+        lambda x, index, dim: ag.index_select(
+            x, dim, _whole_numbers(index, "index_select", "index")),
+        "index_select(x, c, dim=0)",
+        torch_code.code(lambda x, a, n: f"torch.index_select({x[0]}, {a['dim']}, "
+                                        f"{x[1]}.long())"),
+        symbols=("x", "i"),
+        sentence="Each picked slice gets its gradient back at its place; one picked twice gets both.",
+    ),
+    OpInfo(
+        "take_along_dim", 2, (Attr("dim", "axis", None),),
+        "Elements picked along dim by an index of whole numbers (the flat x if no dim).",
+        r"\bar{x}[\ldots, i, \ldots] \mathrel{+}= \bar{y}",
+        refusing(lambda x, index, dim=None: ag.take_along_dim(
+            x, _whole_numbers(index, "take_along_dim", "index"), dim)),
+        "take_along_dim(x, c, dim=1)",
+        torch_code.code(lambda x, a, n: f"torch.take_along_dim({x[0]}, {x[1]}.long()"
+                                        + ("" if a["dim"] is None else f", dim={a['dim']}") + ")"),
+        symbols=("x", "i"),
+        sentence="Each picked element gets the upstream gradient back; one picked twice gets both.",
+    ),
+)
+
 SHAPE_RULES = {
+    "index_select": _index_select_shape,
+    "take_along_dim": _take_along_dim_shape,
     "gather": _places_shape,
     "scatter_add": _scatter_shape,
     "masked_fill": _masked_fill_shape,

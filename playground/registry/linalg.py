@@ -1,13 +1,14 @@
 """Registry entries: linalg."""
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 import autograd as ag
 from autograd.nn import functional as F
 from autograd.ops.linalg import Einsum
 
 from .. import torch_code
-from .entry import Attr, OpInfo, binary
+from .entry import Attr, OpInfo, binary, refusing
 
 ENTRIES = (
     binary(
@@ -253,7 +254,85 @@ ENTRIES += (
     ),
 )
 
+def _tensordot_shape(shapes, attrs):
+    a, b = shapes
+    dims = attrs.get("dims", 2)
+    if isinstance(dims, int):
+        if dims > min(len(a), len(b)):
+            raise ValueError("tensordot: dims is more than an operand's axes")
+        a_axes, b_axes = list(range(len(a) - dims, len(a))), list(range(dims))
+    else:
+        a_axes, b_axes = ([d % len(s) for d in np.atleast_1d(axes)]
+                          for s, axes in zip((a, b), dims))
+    if [a[i] for i in a_axes] != [b[i] for i in b_axes]:
+        raise ValueError("tensordot: the contracted axes differ")
+    return (*(n for i, n in enumerate(a) if i not in a_axes),
+            *(n for i, n in enumerate(b) if i not in b_axes))
+
+
+def _kron_shape(shapes, attrs):
+    ndim = max(len(s) for s in shapes)
+    a, b = ((1,) * (ndim - len(s)) + s for s in shapes)
+    return tuple(p * q for p, q in zip(a, b))
+
+
+def _cross_shape(shapes, attrs):
+    shape = np.broadcast_shapes(*shapes)
+    if shape[normalize_axis_index(attrs.get("dim", -1), len(shape))] != 3:
+        raise ValueError("cross: dim must have length 3")
+    return shape
+
+
+def _cdist_shape(shapes, attrs):
+    a, b = shapes
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-1]:
+        raise ValueError("cdist: (..., P, M) and (..., R, M)")
+    return (*np.broadcast_shapes(a[:-2], b[:-2]), a[-2], b[-2])
+
+
+ENTRIES += (
+    OpInfo(
+        "tensordot", 2, (Attr("dims", "count", 2),),
+        "Sum of products over a's last dims axes and b's first dims axes (dims=1: a matrix product).",
+        r"\bar{a} = \operatorname{tensordot}(\bar{y}, b)\ \text{over b's free axes},\quad "
+        r"\bar{b} = \operatorname{tensordot}(a, \bar{y})\ \text{over a's free axes}",
+        refusing(ag.tensordot), "tensordot(a, b, dims=1)",
+        torch_code.call("torch.tensordot", dims="dims"),
+        sentence="As in a matrix product, each operand's gradient is the upstream gradient times "
+                 "the other operand.",
+    ),
+    binary(
+        "kron", None, "Kronecker product: every element of a times the whole of b, in blocks.",
+        r"\bar{a}_i = \textstyle\sum \bar{y}_{\text{block } i} \odot b,\quad "
+        r"\bar{b} = \textstyle\sum_i a_i\, \bar{y}_{\text{block } i}",
+        torch_code.call("torch.kron"),
+        sentence="Each element of a scaled one block, so it gets that block's gradient times b.",
+    ),
+    OpInfo(
+        "cross", 2, (Attr("dim", "dim", -1),),
+        "Cross product of 3-vectors along dim (a and b broadcast), as torch.linalg.cross.",
+        r"\bar{a} = b \times \bar{y},\quad \bar{b} = \bar{y} \times a",
+        refusing(lambda a, b, dim=-1: ag.cross(a, b, dim)), "cross(a, b, dim=-1)", torch_code.call("torch.linalg.cross", dim="dim"),
+        sentence="The cross product is linear in each operand: a's gradient is b crossed with "
+                 "the upstream gradient.",
+    ),
+    OpInfo(
+        "cdist", 2, (Attr("p", "float", 2.0),),
+        "The p-norm distance of each row of x1 (P, M) to each row of x2 (R, M): a (P, R) table.",
+        r"\bar{x}_{1,i} = \textstyle\sum_j \bar{y}_{ij}\, \frac{\partial \lVert x_{1,i} - "
+        r"x_{2,j} \rVert_p}{\partial x_{1,i}}",
+        refusing(ag.cdist), "cdist(a, b)", torch_code.call("torch.cdist", p="p"),
+        sentence="Each row is pulled along the unit directions to the rows it was measured to, "
+                 "weighted by the gradient.",
+        symbols=("x_1", "x_2"),
+    ),
+)
+
 SHAPE_RULES = {
+    "tensordot": _tensordot_shape,
+    "kron": _kron_shape,
+    "cross": _cross_shape,
+    "cdist": _cdist_shape,
     "svdvals": _svdvals_shape,
     "inv": _square_shape,
     "det": _determinant_shape,

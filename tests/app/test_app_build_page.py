@@ -275,12 +275,13 @@ def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list(
 
 
 TWO_MATRICES = (
+    "R = randn(4, 3, seed=2)\n"  # rows of 3: cross; 4 rows: unflatten into the offered (2, 2)
     "K4 = [[[[0.5]], [[-1.0]]], [[[0.2]], [[0.3]]]]\ncols = randn(1, 8, 4, seed=5)\n"
     "v = [0.5, -1.0]\nS = [[[0.2, 0.7], [0.4, 0.9]], [[0.1, 0.5], [0.3, 0.6]]]\n"
     "I = const([[1.0, 0.0], [0.0, 1.0]])\n"  # before t, A and B: the defaults stay theirs
     "t = const([0.0, 1.0])\nA = [[0.2, 0.7], [0.4, 0.9]]\nB = [[0.1, 0.5], [0.3, 0.6]]\n"
 )
-CHOSEN = {"A", "B", "v", "S", "K4", "cols"}
+CHOSEN = {"A", "B", "v", "S", "K4", "cols", "R"}
 """The nodes an op is added on (t and I are constants that only index, mask or shift)."""
 NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: operand choices
     "cross_entropy": {keys.add_operand(2, 1): "t"},  # class indices, not a matrix
@@ -310,6 +311,10 @@ NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: ope
     "fold": {keys.add_operand(1, 0): "cols"},
     "conv_transpose2d": {keys.add_operand(3, 0): "S", keys.add_operand(3, 1): "K4",
                          keys.add_operand(3, 2): "v"},  # S: 2 channels; K4: 2 in, 2 out
+    "index_select": {keys.add_operand(2, 1): "t"},  # a 1-D index
+    "take_along_dim": {keys.add_operand(2, 1): "I"},
+    "unflatten": {keys.add_operand(1, 0): "R"},  # the form offers sizes (2, 2), B's shape
+    "cross": {keys.add_operand(2, 0): "R", keys.add_operand(2, 1): "R"},
 }
 
 
