@@ -1,5 +1,5 @@
-"""More activations of ``torch.nn.functional``, written with the engine's ops: glu, softmin,
-tanhshrink, softshrink, hardshrink, threshold and gumbel_softmax. Where a piecewise function has
+"""More activations of ``torch.nn.functional``, written with the engine's ops: relu (with
+``inplace``), glu, softmin, tanhshrink, softshrink, hardshrink, threshold and gumbel_softmax. Where a piecewise function has
 a kink, the gradient there is PyTorch's (that of the piece ``where`` picks)."""
 
 import numpy as np
@@ -7,6 +7,12 @@ import numpy as np
 from .. import creation
 from ..ops import sigmoid, softmax, where
 from ..tensor import Tensor
+
+
+def relu(input, inplace=False):
+    """max(x, 0); with ``inplace`` the input itself changes and is returned (F.relu's
+    ``inplace=True``, under the version counter's rules)."""
+    return input.relu_() if inplace else input.relu()
 
 
 def glu(input, dim=-1):

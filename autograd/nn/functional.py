@@ -23,7 +23,6 @@ from ..ops import (
     one_hot,
     pad,
     prelu,
-    relu,
     relu6,
     selu,
     sigmoid,
@@ -35,7 +34,16 @@ from ..ops import (
     unfold,
 )
 from ..ops.conv_transpose import conv_transpose1d, conv_transpose2d
-from .activations import glu, gumbel_softmax, hardshrink, softmin, softshrink, tanhshrink, threshold
+from .activations import (
+    glu,
+    gumbel_softmax,
+    hardshrink,
+    relu,
+    softmin,
+    softshrink,
+    tanhshrink,
+    threshold,
+)
 from .attention import scaled_dot_product_attention
 from .conv import adaptive_avg_pool1d, adaptive_max_pool2d, avg_pool1d, max_pool1d
 from .distance import cosine_similarity, pairwise_distance

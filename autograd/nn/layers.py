@@ -238,10 +238,14 @@ class Tanh(Module):
 
 
 class ReLU(Module):
-    """Elementwise max(x, 0)."""
+    """Elementwise max(x, 0); ``inplace=True`` changes the input itself, as PyTorch's."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
 
     def forward(self, x):
-        return x.relu()
+        return x.relu_() if self.inplace else x.relu()
 
 
 class Sigmoid(Module):

@@ -152,3 +152,19 @@ def test_gumbel_softmax_samples_are_distributions_and_hard_ones_are_one_hot():
     np.testing.assert_allclose(hard.data.mean(0), [0.7, 0.2, 0.1], atol=0.03)
     (hard[:, 0]).sum().backward()  # the straight-through gradient is the soft sample's
     assert np.abs(logits.grad.data).sum() > 0
+
+
+def test_relu_in_place_changes_the_tensor_and_backward_goes_through_it_as_in_torch():
+    x = normal(2, 3)
+    mine_leaf, ref_leaf = ag.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    mine, ref = mine_leaf * 2, ref_leaf * 2
+    assert F.relu(mine, inplace=True) is mine and TF.relu(ref, inplace=True) is ref
+    assert mine._version == ref._version == 1
+    (mine * mine).sum().backward()
+    (ref * ref).sum().backward()
+    np.testing.assert_allclose(mine_leaf.grad.data, ref_leaf.grad.numpy(), rtol=1e-12)
+    with pytest.raises(RuntimeError, match="leaf"):
+        F.relu(ag.tensor(x, requires_grad=True), inplace=True)
+    y = ag.tensor(x) * 1
+    assert nn.ReLU(inplace=True)(y) is y and (y.data >= 0).all()
+    assert nn.ReLU()(ag.tensor(x)).data.min() == 0 and x.min() < 0
