@@ -216,7 +216,7 @@ PYTORCH_INCONSISTENCIES = {
         "PyTorch differentiates some ops' backward only once (hardsigmoid_backward, ...), "
         "though the first derivative is differentiable where PyTorch's own formula is"),
     "var of one element in all": (
-        {"var", "std"}, r"second derivative .*: ours is nan, PyTorch's is None",
+        {"var", "std"}, r"second derivative .*: ours is \[?nan\]?, PyTorch's is None",
         "PyTorch's gradient of var/std over all of a one-element tensor (0-d, or shape (1,) with "
         "no dim) with correction 1 is a NaN cut off from the graph (no second derivative), "
         "while with dim=0 on the same tensor it stays in the graph (NaN second derivative, as "
