@@ -119,6 +119,15 @@ def app_url_without_graphviz(artifacts_dir: Path, tmp_path_factory):
         yield url
 
 
+@pytest.fixture(scope="module")
+def class_url(artifacts_dir: Path, tmp_path_factory):
+    """A server of the module's own with an empty SQLite database, for a live class."""
+    data = tmp_path_factory.mktemp("class-data")
+    with serve(artifacts_dir / "streamlit-server-classroom.log",
+               AUTOGRAD_PLAYGROUND_DATA=str(data)) as url:
+        yield url
+
+
 @pytest.fixture
 def fresh_app_url(artifacts_dir: Path, request):
     """A server of this test's own, just started, so the test's first request is the server's

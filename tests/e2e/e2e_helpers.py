@@ -64,6 +64,23 @@ def shoot(page, artifacts_dir: Path, slug: str, folder: str = "") -> None:
         shutil.copyfile(path, DOCS / folder / name)
 
 
+def join(tab, url: str, code: str, nickname: str) -> None:
+    """A student joins the live class `code` from its join link, as `nickname`."""
+    tab.goto(f"{url}/class?join={code}")
+    expect(tab.get_by_role("textbox", name="Join code")).to_have_value(code, timeout=30_000)
+    tab.get_by_role("textbox", name="Nickname (optional)").fill(nickname)
+    tab.get_by_role("button", name="Join", exact=True).click()
+    expect(tab.get_by_test_id("stMain")).to_contain_text(f"You are {nickname} in class {code}",
+                                                         timeout=30_000)
+
+
+def answer(tab, answers: dict[str, str]) -> None:
+    """A student types each answer in the box of its label and presses Send."""
+    for label, text in answers.items():
+        tab.get_by_role("textbox", name=label, exact=True).fill(text)
+    tab.get_by_role("button", name="Send", exact=True).click()
+
+
 def rgba(css: str) -> list[float]:
     """Red, green, blue (0-255) and alpha (0-1) of a computed CSS colour: rgb(), rgba(), or
     color(srgb r g b) as color-mix() computes."""

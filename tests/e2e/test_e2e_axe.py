@@ -23,8 +23,7 @@ from urllib.parse import urlencode
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from e2e_helpers import DRAWING, contrast, expect, rgba, shoot
-from test_e2e_classroom import answer, class_url, join  # noqa: F401 (a fixture)
+from e2e_helpers import DRAWING, answer, contrast, expect, join, rgba, shoot
 
 from playground import presets, share
 
@@ -259,7 +258,7 @@ def start_lesson(teacher, student, url: str) -> None:
     expect(student.get_by_role("textbox", name="∂d/∂a", exact=True)).to_be_visible()
 
 
-def test_a_live_lesson_has_no_wcag_a_aa_violation(browser, class_url):  # noqa: F811
+def test_a_live_lesson_has_no_wcag_a_aa_violation(browser, class_url):
     """Issue 26's live class: the student's answer form on a phone and the teacher's answer
     charts on a laptop, during a lesson, in both themes (the join screen is /class above)."""
     with tab_of(browser, **SCREENS["laptop"]) as teacher, \

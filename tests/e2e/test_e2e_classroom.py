@@ -13,23 +13,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import serve
-from e2e_helpers import expect, shoot
+from e2e_helpers import answer, expect, join, shoot
 
 pytestmark = pytest.mark.e2e
 
 PROJECTOR = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 WAIT = 30_000
-
-
-@pytest.fixture(scope="module")
-def class_url(artifacts_dir, tmp_path_factory):
-    """A server of its own with an empty SQLite database."""
-    data = tmp_path_factory.mktemp("class-data")
-    with serve(artifacts_dir / "streamlit-server-classroom.log",
-               AUTOGRAD_PLAYGROUND_DATA=str(data)) as url:
-        yield url
 
 
 @pytest.fixture
@@ -53,20 +43,6 @@ def settled(tab) -> None:
 
 def main(tab):
     return tab.get_by_test_id("stMain")
-
-
-def join(tab, url: str, code: str, nickname: str) -> None:
-    tab.goto(f"{url}/class?join={code}")
-    expect(tab.get_by_role("textbox", name="Join code")).to_have_value(code, timeout=WAIT)
-    tab.get_by_role("textbox", name="Nickname (optional)").fill(nickname)
-    tab.get_by_role("button", name="Join", exact=True).click()
-    expect(main(tab)).to_contain_text(f"You are {nickname} in class {code}", timeout=WAIT)
-
-
-def answer(tab, answers: dict[str, str]) -> None:
-    for label, text in answers.items():
-        tab.get_by_role("textbox", name=label, exact=True).fill(text)
-    tab.get_by_role("button", name="Send", exact=True).click()
 
 
 def test_a_teacher_and_two_students_side_by_side(class_url, tab_of, artifacts_dir):

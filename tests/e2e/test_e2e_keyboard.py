@@ -17,7 +17,6 @@ from urllib.parse import urlencode
 import pytest
 from e2e_helpers import DRAWING, contrast, expect, rgba, shoot, wait_for_app
 from test_e2e_axe import SCREENS, start_lesson, tab_of
-from test_e2e_classroom import class_url  # noqa: F401 (a fixture)
 
 from playground import presets, share
 
@@ -202,7 +201,7 @@ def test_check_an_answer_with_the_keyboard(laptop, app_url):
         "right (∂d/∂a)")
 
 
-def test_a_student_answers_with_the_keyboard(browser, class_url):  # noqa: F811
+def test_a_student_answers_with_the_keyboard(browser, class_url):
     """Issue 26's live class: on a phone, the student's answer boxes and Send by keyboard."""
     with tab_of(browser, **SCREENS["laptop"]) as teacher, \
             tab_of(browser, **SCREENS["phone"]) as student:
