@@ -1,6 +1,7 @@
 """More activations of ``torch.nn.functional``, written with the engine's ops: relu (with
-``inplace``), glu, softmin, tanhshrink, softshrink, hardshrink, threshold and gumbel_softmax. Where a piecewise function has
-a kink, the gradient there is PyTorch's (that of the piece ``where`` picks)."""
+``inplace``), glu, softmin, tanhshrink, softshrink, hardshrink, threshold and gumbel_softmax.
+Where a piecewise function has a kink, the gradient there is PyTorch's (that of the piece
+``where`` picks)."""
 
 import numpy as np
 

@@ -214,37 +214,11 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     return stack(rows, -2)
 
 
-class MaxPool1d(Module):
-    """The maximum of each window of (N, C, L) (stride = kernel_size by default)."""
-
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
-                 ceil_mode=False):
-        super().__init__()
-        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
-        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
-
-    def forward(self, x):
-        return max_pool1d(x, self.kernel_size, self.stride, self.padding, self.dilation,
-                          self.ceil_mode, self.return_indices)
-
-
-class AvgPool1d(Module):
-    """The mean of each window of (N, C, L) (stride = kernel_size by default)."""
-
-    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
-                 count_include_pad=True):
-        super().__init__()
-        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
-        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
-
-    def forward(self, x):
-        return avg_pool1d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                          self.count_include_pad)
-
-
 class MaxPool2d(Module):
     """The maximum of each window (kernel_size, stride = kernel_size by default)."""
 
+    op = staticmethod(max_pool2d)
+
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         super().__init__()
@@ -252,8 +226,8 @@ class MaxPool2d(Module):
         self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
 
     def forward(self, x):
-        return max_pool2d(x, self.kernel_size, self.stride, self.padding, self.dilation,
-                          self.ceil_mode, self.return_indices)
+        return self.op(x, self.kernel_size, self.stride, self.padding, self.dilation,
+                       self.ceil_mode, self.return_indices)
 
     def extra_repr(self):
         stride = self.kernel_size if self.stride is None else self.stride
@@ -274,6 +248,24 @@ class AvgPool2d(Module):
     def forward(self, x):
         return avg_pool2d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                           self.count_include_pad, self.divisor_override)
+
+
+class MaxPool1d(MaxPool2d):
+    """The maximum of each window of (N, C, L) (stride = kernel_size by default)."""
+
+    op = staticmethod(max_pool1d)
+
+
+class AvgPool1d(AvgPool2d):
+    """The mean of each window of (N, C, L) (stride = kernel_size by default)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+    def forward(self, x):
+        return avg_pool1d(x, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad)
 
     def extra_repr(self):
         stride = self.kernel_size if self.stride is None else self.stride

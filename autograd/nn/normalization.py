@@ -50,16 +50,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if input.ndim < 2 or input.shape[1] % num_groups:
         raise ValueError(f"group_norm: expected an (N, C, ...) input whose C is divisible by "
                          f"num_groups={num_groups}, got shape {input.shape}")
-    batch, channels = input.shape[:2]
-    grouped = input.reshape(batch, num_groups, -1)
+    grouped = input.reshape(input.shape[0], num_groups, -1)
     _, centred, var = _moments(grouped, (2,))
-    out = (centred * (var + eps).rsqrt()).reshape(input.shape)
-    column = (1, channels) + (1,) * (input.ndim - 2)
-    if weight is not None:
-        out = out * weight.reshape(column)
-    if bias is not None:
-        out = out + bias.reshape(column)
-    return out
+    return _per_channel((centred * (var + eps).rsqrt()).reshape(input.shape), weight, bias)
 
 
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
@@ -84,8 +77,12 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
                 unbiased = var.data.reshape(input.shape[0], channels) * (count / max(count - 1, 1))
                 running_var.data[...] = ((1 - momentum) * running_var.data
                                          + momentum * unbiased.mean(0))
-    out = centred * (var + eps).rsqrt()
-    column = (1, channels) + (1,) * (input.ndim - 2)
+    return _per_channel(centred * (var + eps).rsqrt(), weight, bias)
+
+
+def _per_channel(out, weight, bias):
+    """``out`` scaled by ``weight`` and shifted by ``bias``, one value per channel (axis 1)."""
+    column = (1, out.shape[1]) + (1,) * (out.ndim - 2)
     if weight is not None:
         out = out * weight.reshape(column)
     if bias is not None:

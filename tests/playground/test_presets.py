@@ -78,7 +78,8 @@ def test_the_transposed_convolution_gives_the_image_its_shape_back():
     for ch, i, j, a, b in np.ndindex(2, 2, 2, 3, 3):
         row, col = 2 * i + a - 1, 2 * j + b - 1
         if 0 <= row < 4 and 0 <= col < 4:
-            u_grad[ch, 0, a, b] += 2 / 16 * error[0, 0, row, col] * result.value("down")[0, ch, i, j]
+            pixel = result.value("down")[0, ch, i, j]
+            u_grad[ch, 0, a, b] += 2 / 16 * error[0, 0, row, col] * pixel
     np.testing.assert_allclose(result.grad("U"), u_grad, rtol=1e-12)
 
 
