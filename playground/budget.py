@@ -32,6 +32,7 @@ from autograd.ops.linalg import Einsum
 from . import limits
 from .errors import SpecError
 from .interrupt import checkpoint
+from .registry import activations as _activations
 from .registry import conv as _conv
 from .registry import indexing as _indexing
 from .registry import layers as _layers
@@ -197,7 +198,8 @@ _ELEMENTWISE = ("neg", "exp", "log", "square", "sqrt", "abs", "sign", "sin", "co
                 "log1p", "expm1", "rsqrt", "reciprocal", "floor", "ceil", "trunc", "round",
                 "clone", "gelu", "elu", "celu", "selu", "softplus", "softsign", "hardtanh",
                 "relu6", "logsigmoid", "silu", "mish", "hardsigmoid", "hardswish", "prelu",
-                "asin", "acos", "atan", "erfinv", "lgamma", "digamma")
+                "asin", "acos", "atan", "erfinv", "lgamma", "digamma", "softmin", "tanhshrink",
+                "softshrink", "hardshrink", "threshold")
 _BROADCASTING = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "where", "lerp",
                  "atan2", "hypot", "logaddexp", "logaddexp2", "xlogy", "fmod", "remainder")
 
@@ -223,6 +225,7 @@ RULES: Mapping[str, Rule] = {
     "concatenate": _concatenate,
     **_indexing.SHAPE_RULES, **_linalg.SHAPE_RULES, **_reduce.SHAPE_RULES, **_shape.SHAPE_RULES,
     **_conv.SHAPE_RULES, **_layers.SHAPE_RULES, **_rearrange.SHAPE_RULES,
+    **_activations.SHAPE_RULES,
 }
 """Op name -> its shape rule. Every op of ``playground.registry`` has one (a test checks it, and
 that each rule agrees with the engine on the registry's test cases)."""
@@ -270,7 +273,7 @@ def op_work(op: str, operand_shapes: list[Shape], out: Shape) -> int:
         work += math.prod(out) * inner // MACS_PER_UNIT
     elif op == "cdist":  # a difference of M elements per pair of rows, then its norm
         work += 3 * math.prod(out) * operand_shapes[0][-1]
-    elif op == "conv_transpose2d":  # each input element: a filter of out/groups x kernel
+    elif op in ("conv_transpose1d", "conv_transpose2d"):  # each input element: a filter of out/groups x kernel
         work += math.prod(operand_shapes[0]) * math.prod(operand_shapes[1][1:]) // MACS_PER_UNIT
     return work
 

@@ -1,6 +1,9 @@
 """Registry entries: activations (``torch.nn.functional``'s names)."""
 
+from numpy.lib.array_utils import normalize_axis_index
+
 import autograd as ag
+from autograd.nn import functional as F
 
 from .. import torch_code
 from .entry import Attr, OpInfo
@@ -13,6 +16,23 @@ def _activation(name, attrs, description, derivative, example, sentence, **torch
 
 
 ALPHA = Attr("alpha", "float", 1.0)
+LAMBD = Attr("lambd", "float", 0.5)
+
+
+def _shrink(name, description, derivative, sentence):
+    """softshrink or hardshrink: ``F.<name>(x, lambd)``."""
+    return OpInfo(name, 1, (LAMBD,), description, derivative, getattr(F, name),
+                  f"{name}(x, lambd=0.5)", torch_code.call(f"F.{name}", lambd="lambd"),
+                  sentence=sentence)
+
+
+def _glu_shape(shapes, attrs):
+    shape = list(shapes[0])
+    dim = normalize_axis_index(attrs.get("dim", -1), len(shape))
+    if shape[dim] % 2:
+        raise ValueError("glu: the halved axis must have an even size")
+    shape[dim] //= 2
+    return tuple(shape)
 
 ENTRIES = (
     _activation(
@@ -121,4 +141,53 @@ ENTRIES = (
         ),
         symbols=("x", "w"),
     ),
+    OpInfo(
+        "glu", 1, (Attr("dim", "dim", -1),),
+        "Gated linear unit a·sigmoid(b), a and b the two halves of x along dim.",
+        r"\bar{a} = \bar{y}\,\sigma(b),\quad \bar{b} = \bar{y}\, a\, \sigma(b)\,(1 - \sigma(b))",
+        F.glu, "glu(x, dim=-1)", torch_code.call("F.glu", dim="dim"),
+        sentence=(
+            "The first half passes the gradient through the gate σ(b); the gate's half learns "
+            "how much a should have passed."
+        ),
+    ),
+    OpInfo(
+        "softmin", 1, (Attr("dim", "dim", -1),),
+        "Softmax of -x along dim: the smallest entry gets the largest weight.",
+        r"\bar{x} = -y \odot \bigl(\bar{y} - \textstyle\sum_j \bar{y}_j y_j\bigr)",
+        lambda x, dim=-1: F.softmin(x, dim), "softmin(x, dim=-1)", torch_code.call("F.softmin", dim="dim"),
+        sentence=(
+            "As for softmax, with the sign turned: raising an entry lowers its own weight and "
+            "raises the others'."
+        ),
+    ),
+    OpInfo(
+        "tanhshrink", 1, (), "Elementwise x - tanh(x): near 0 flat as x³/3, far out x ∓ 1.",
+        r"\frac{dy}{dx} = \tanh^2 x",
+        F.tanhshrink, "tanhshrink(x)", torch_code.call("F.tanhshrink"),
+        sentence="tanhshrink's slope tanh²x is 0 at 0 and nears 1 far from it.",
+    ),
+    _shrink(
+        "softshrink", "Elementwise x moved towards 0 by lambd, and 0 within ±lambd.",
+        r"\frac{dy}{dx} = \mathbb{1}[|x| > \lambda]",
+        "softshrink passes the gradient outside ±lambd and blocks it within.",
+    ),
+    _shrink(
+        "hardshrink", "Elementwise x outside ±lambd, 0 within.",
+        r"\frac{dy}{dx} = \mathbb{1}[|x| > \lambda]",
+        "hardshrink passes the gradient where it keeps x and blocks it where it gives 0.",
+    ),
+    OpInfo(
+        "threshold", 1, (Attr("threshold", "float", 0.0), Attr("value", "float", 0.0)),
+        "Elementwise value where x <= threshold, else x (threshold = value = 0 is relu).",
+        r"\frac{dy}{dx} = \mathbb{1}[x > \text{threshold}]",
+        lambda x, threshold=0.0, value=0.0: F.threshold(x, threshold, value),
+        "threshold(x, threshold=0.5, value=-1.0)",
+        torch_code.code(lambda x, a, n: f"F.threshold({x[0]}, {a['threshold']!r}, "
+                                        f"{a['value']!r})", "F"),
+        sentence="Above the threshold x passes the gradient; below, the constant value gets 0.",
+    ),
 )
+
+SHAPE_RULES = {"glu": _glu_shape}
+"""Output shapes of this module's ops that are not elementwise, for playground.budget."""

@@ -54,6 +54,19 @@ ENTRIES = (
     _conv("conv1d", 1, "conv1d(x, W, b, stride=2)", "L"),
     _conv("conv2d", 2, "conv2d(x, W, b, padding=1)", "H, W"),
     OpInfo(
+        "conv_transpose1d", 3, _TRANSPOSE_ATTRS,
+        "Transposed convolution of x (N, C, L) by W (C, out, k), plus b: stride 2 doubles L.",
+        r"\bar{x} = \operatorname{conv1d}(\bar{y}, W),\quad "
+        r"\bar{W} = \textstyle\sum_{n} x\, \operatorname{unfold}(\bar{y})^{\top},\quad "
+        r"\bar{b} = \textstyle\sum_{n,\,\text{positions}} \bar{y}",
+        ag.conv_transpose1d, "conv_transpose1d(x, W, b, stride=2)",
+        _call("conv_transpose1d", _TRANSPOSE_ATTRS),
+        sentence=(
+            "Each input element was spread over a stretch of the output, so it gets that "
+            "stretch's gradient back through the filter: a convolution of the gradient."
+        ),
+    ),
+    OpInfo(
         "conv_transpose2d", 3, _TRANSPOSE_ATTRS,
         "Transposed convolution of x (N, C, H, W) by W (C, out, kH, kW), plus b: stride 2 "
         "doubles H, W.",
@@ -136,8 +149,8 @@ ENTRIES = (
 
 SHAPE_RULES = {
     **{info.name: _shape_rule(info.name) for info in ENTRIES},
-    "conv_transpose2d": lambda shapes, attrs: conv_transpose.output_shape(
-        "conv_transpose2d", *shapes, **attrs),
+    **{name: lambda shapes, attrs, name=name: conv_transpose.output_shape(name, *shapes, **attrs)
+       for name in ("conv_transpose1d", "conv_transpose2d")},
 }
 """Output shapes of this module's ops, for playground.budget: the engine's own checks, without
 computing anything."""

@@ -328,7 +328,49 @@ ENTRIES += (
     ),
 )
 
+def _cosine_similarity_shape(shapes, attrs):
+    shape = np.broadcast_shapes(*shapes)
+    dim = normalize_axis_index(attrs.get("dim", 1), max(len(shape), 1))
+    return shape[:dim] + shape[dim + 1:]
+
+
+def _pairwise_distance_shape(shapes, attrs):
+    shape = np.broadcast_shapes(*shapes)
+    return shape[:-1] + ((1,) if attrs.get("keepdim") and shape else ())
+
+
+EPS = Attr("eps", "float", 1e-8)
+_PAIRWISE_ATTRS = (Attr("p", "float", 2.0), Attr("eps", "float", 1e-6),
+                   Attr("keepdim", "bool", False))
+
+ENTRIES += (
+    OpInfo(
+        "cosine_similarity", 2, (Attr("dim", "dim", 1), EPS),
+        "The cosine of the angle between x1 and x2 along dim: their dot product over lengths.",
+        r"\bar{x}_1 = \bar{y}\, \frac{1}{\lVert x_1 \rVert} \bigl(\hat{x}_2 - y\, "
+        r"\hat{x}_1\bigr)",
+        F.cosine_similarity, "cosine_similarity(a, b, dim=1)",
+        torch_code.call("F.cosine_similarity", dim="dim", eps="eps"),
+        sentence="Only the direction counts: each vector's gradient is the part of the other's "
+                 "direction across its own.",
+        symbols=("x_1", "x_2"),
+    ),
+    OpInfo(
+        "pairwise_distance", 2, _PAIRWISE_ATTRS,
+        "The p-norm of x1 - x2 + eps along the last axis: one distance per pair of rows.",
+        r"\bar{x}_1 = -\bar{x}_2 = \bar{y}\, \frac{\operatorname{sign}(d)\,|d|^{p-1}}"
+        r"{\lVert d \rVert_p^{p-1}},\ d = x_1 - x_2 + \epsilon",
+        F.pairwise_distance, "pairwise_distance(a, b)",
+        torch_code.call("F.pairwise_distance", **{a.name: a.name for a in _PAIRWISE_ATTRS}),
+        sentence="Each row is pulled along the unit direction from the other, weighted by the "
+                 "gradient; the other is pushed the opposite way.",
+        symbols=("x_1", "x_2"),
+    ),
+)
+
 SHAPE_RULES = {
+    "cosine_similarity": _cosine_similarity_shape,
+    "pairwise_distance": _pairwise_distance_shape,
     "tensordot": _tensordot_shape,
     "kron": _kron_shape,
     "cross": _cross_shape,

@@ -311,6 +311,8 @@ NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: ope
     "fold": {keys.add_operand(1, 0): "cols"},
     "conv_transpose2d": {keys.add_operand(3, 0): "S", keys.add_operand(3, 1): "K4",
                          keys.add_operand(3, 2): "v"},  # S: 2 channels; K4: 2 in, 2 out
+    "conv_transpose1d": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "S",
+                         keys.add_operand(3, 2): "v"},  # A: 2 channels; S: 2 in, 2 out, k 2
     "index_select": {keys.add_operand(2, 1): "t"},  # a 1-D index
     "take_along_dim": {keys.add_operand(2, 1): "I"},
     "unflatten": {keys.add_operand(1, 0): "R"},  # the form offers sizes (2, 2), B's shape

@@ -1,5 +1,5 @@
-"""Test cases of convolution and pooling (issue 19): conv1d, conv2d, conv_transpose2d,
-max_pool2d, avg_pool2d, adaptive_avg_pool2d, pad, unfold and fold. The NumPy references loop over output positions, the
+"""Test cases of convolution and pooling (issue 19): conv1d, conv2d, conv_transpose1d,
+conv_transpose2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, pad, unfold and fold. The NumPy references loop over output positions, the
 plainest reading of PyTorch's definitions."""
 
 import numpy as np
@@ -121,6 +121,11 @@ CASES = {
         (IMAGE, _RNG.standard_normal((2, 3, 3, 2)), BIAS[:3].repeat(2)[:6]),
         {"stride": 2, "padding": (1, 0), "output_padding": (1, 0), "groups": 2},
         lambda x, w, b: _np_conv_transpose(x, w, b, 2, (1, 0), (1, 0), 2), (0, 1, 2)),
+    "conv_transpose1d": (
+        (SIGNAL, _RNG.standard_normal((3, 2, 2)), BIAS[:2]),
+        {"stride": 3, "padding": 1, "output_padding": 2},
+        lambda x, w, b: _np_conv_transpose(x[:, :, None], w[:, :, None], b, (1, 3), (0, 1),
+                                           (0, 2), 1)[:, :, 0], (0, 1, 2)),
     "max_pool2d": ((DISTINCT,), {"kernel_size": 3, "stride": 2, "padding": 1},
                    lambda x: _np_pool(x, 3, 2, 1, lambda v, k: v.max(axis=-1)), (0,)),
     "avg_pool2d": ((IMAGE,), {"kernel_size": 2, "stride": 1, "padding": 1},
@@ -155,7 +160,10 @@ f = fold(u, output_size=(6, 8), kernel_size=2, stride=2)
 T = randn(4, 3, 2, 2, seed=4)
 tb = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]
 t = conv_transpose2d(c, T, tb, stride=2, padding=1, output_padding=1, groups=2)
-L = sum(c * c) + sum(d * d) + sum(e * e) + sum(m * m) + sum(a * a) + sum(g * g) + sum(f * f) + sum(q * q) + sum(r * r) + sum(t * t)
+T1 = randn(2, 4, 3, seed=5)
+t1 = conv_transpose1d(e, T1, [0.1, 0.2, 0.3, 0.4], stride=2, dilation=2, output_padding=1)
+t2 = conv_transpose1d(seq, randn(3, 1, 2, seed=6), [0.5, -0.5, 0.2], groups=3, padding=1)
+L = sum(c * c) + sum(d * d) + sum(e * e) + sum(m * m) + sum(a * a) + sum(g * g) + sum(f * f) + sum(q * q) + sum(r * r) + sum(t * t) + sum(t1 * t1) + sum(t2 * t2)
 """  # noqa: E501
 
 PROGRAMS = {"conv": CONV}
