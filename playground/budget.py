@@ -37,6 +37,7 @@ from .registry import conv as _conv
 from .registry import indexing as _indexing
 from .registry import layers as _layers
 from .registry import linalg as _linalg
+from .registry import losses as _losses
 from .registry import rearrange as _rearrange
 from .registry import reduce as _reduce
 from .registry import shape as _shape
@@ -183,8 +184,8 @@ def _scalar(shapes, attrs) -> Shape:
 
 
 def _loss(shapes, attrs) -> Shape:
-    """One number, or one per element with reduction="none"."""
-    return shapes[0] if attrs.get("reduction") == "none" else ()
+    """One number, or one per element of the broadcast operands with reduction="none"."""
+    return tuple(np.broadcast_shapes(*shapes)) if attrs.get("reduction") == "none" else ()
 
 
 def _nll_loss(shapes, attrs) -> Shape:
@@ -225,7 +226,7 @@ RULES: Mapping[str, Rule] = {
     "concatenate": _concatenate,
     **_indexing.SHAPE_RULES, **_linalg.SHAPE_RULES, **_reduce.SHAPE_RULES, **_shape.SHAPE_RULES,
     **_conv.SHAPE_RULES, **_layers.SHAPE_RULES, **_rearrange.SHAPE_RULES,
-    **_activations.SHAPE_RULES,
+    **_activations.SHAPE_RULES, **_losses.SHAPE_RULES,
 }
 """Op name -> its shape rule. Every op of ``playground.registry`` has one (a test checks it, and
 that each rule agrees with the engine on the registry's test cases)."""

@@ -46,6 +46,9 @@ def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
     """Binary cross-entropy with logits for each class of each sample (targets 0 or 1),
     averaged over the classes, then reduced over the samples."""
     input, target = _tensor(input), _tensor(target, np.float64)
+    if input.ndim == 0:
+        raise IndexError("multilabel_soft_margin_loss: the input needs a class axis, (N, C) or "
+                         "(C,), got a 0-D tensor")
     losses = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         losses = losses * _tensor(weight)
@@ -55,6 +58,10 @@ def multilabel_soft_margin_loss(input, target, weight=None, reduction="mean"):
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
     """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1."""
     input1, input2, target = _tensor(input1), _tensor(input2), _tensor(target)
+    if not (input1.ndim == input2.ndim == target.ndim + 1 and target.ndim <= 1):
+        raise ValueError(f"cosine_embedding_loss: expected inputs (N, D) with a target (N,), or "
+                         f"inputs (D,) with a 0-D target; got {input1.shape}, {input2.shape} "
+                         f"and a target of shape {target.shape}")
     dot = (input1 * input2).sum(-1)
     squares = [(x * x).sum(-1) + 1e-12 for x in (input1, input2)]
     cos = dot / (squares[0] * squares[1]).sqrt()
@@ -97,7 +104,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     if var.shape != input.shape:
         if var.shape == input.shape[:-1]:
             var = var.unsqueeze(-1)
-        elif var.shape != input.shape[:-1] + (1,):
+        elif not input.ndim or var.shape != input.shape[:-1] + (1,):
             raise ValueError(f"gaussian_nll_loss: var of shape {var.shape} must have the "
                              f"input's shape {input.shape}, or it with the last axis 1 or "
                              "missing (one variance per sample)")

@@ -1,6 +1,7 @@
 """Registry entries: losses."""
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from autograd.nn import functional as F
 
@@ -24,6 +25,9 @@ def _nll_loss(log_probs, target, reduction="mean"):
 
 
 REDUCTION = Attr("reduction", "reduction", "mean")
+MARGIN_0 = Attr("margin", "float", 0.0)
+_TRIPLET_ATTRS = (Attr("margin", "float", 1.0), Attr("p", "float", 2.0), Attr("eps", "float", 1e-6),
+                  Attr("swap", "bool", False), REDUCTION)
 
 
 def _call(name, *attrs):
@@ -143,4 +147,147 @@ ENTRIES = (
         ),
         symbols=("z", "t"),
     ),
+    OpInfo(
+        "margin_ranking_loss", 3, (MARGIN_0, REDUCTION),
+        "Mean of max(0, -t·(x1 - x2) + margin): x1 should rank above x2 where t = 1, below at -1.",
+        r"\frac{\partial L}{\partial x_{1,i}} = -\frac{\partial L}{\partial x_{2,i}} = "
+        r"-\frac{t_i\, \mathbb{1}[\ell_i > 0]}{n}",
+        F.margin_ranking_loss, "margin_ranking_loss(a, b, target, margin=0.5)",
+        _call("margin_ranking_loss", "margin"),
+        sentence=(
+            "Only pairs still inside the margin pull: the one that should rank higher is pushed "
+            "up, the other down."
+        ),
+        symbols=("x_1", "x_2", "t"),
+    ),
+    OpInfo(
+        "hinge_embedding_loss", 2, (Attr("margin", "float", 1.0), REDUCTION),
+        "Mean of x where t = 1 and max(0, margin - x) where t = -1 (x a distance).",
+        r"\frac{\partial L}{\partial x_i} = \frac{1}{n}\begin{cases} 1 & t_i = 1 \\ "
+        r"-\mathbb{1}[x_i < \text{margin}] & t_i = -1 \end{cases}",
+        F.hinge_embedding_loss, "hinge_embedding_loss(x, target)",
+        _call("hinge_embedding_loss", "margin"),
+        sentence=(
+            "Similar pairs (t = 1) are pulled together always; dissimilar ones are pushed apart "
+            "only while closer than the margin."
+        ),
+        symbols=("x", "t"),
+    ),
+    OpInfo(
+        "soft_margin_loss", 2, (REDUCTION,),
+        "Mean of log(1 + e^(-t·x)) for targets t of ±1: a smooth hinge.",
+        r"\frac{\partial L}{\partial x_i} = -\frac{t_i\, \sigma(-t_i x_i)}{n}",
+        F.soft_margin_loss, "soft_margin_loss(x, target)", _call("soft_margin_loss"),
+        sentence=(
+            "The pull towards the target's side is sigmoid of how wrong x is: strong when wrong, "
+            "fading when right."
+        ),
+        symbols=("x", "t"),
+    ),
+    OpInfo(
+        "multilabel_soft_margin_loss", 2, (REDUCTION,),
+        "Binary cross-entropy of sigmoid(x) against 0/1 targets, averaged over the classes.",
+        r"\frac{\partial L}{\partial x_{ij}} = \frac{\sigma(x_{ij}) - t_{ij}}{C\, N}",
+        F.multilabel_soft_margin_loss, "multilabel_soft_margin_loss(x, target)",
+        _call("multilabel_soft_margin_loss"),
+        sentence=(
+            "Each class is its own yes/no question: the gradient is sigmoid(x) - t, shared out "
+            "over the classes."
+        ),
+        symbols=("x", "t"),
+    ),
+    OpInfo(
+        "cosine_embedding_loss", 3, (MARGIN_0, REDUCTION),
+        "Mean of 1 - cos(x1, x2) where t = 1 and max(0, cos - margin) where t = -1.",
+        r"\frac{\partial L}{\partial x_1} = \mp\frac{1}{n}\,\frac{\partial \cos(x_1, x_2)}"
+        r"{\partial x_1}\ \text{where the pair counts}",
+        F.cosine_embedding_loss, "cosine_embedding_loss(a, b, target)",
+        _call("cosine_embedding_loss", "margin"),
+        sentence=(
+            "Similar pairs are turned towards each other; dissimilar ones apart, only while their "
+            "cosine is above the margin."
+        ),
+        symbols=("x_1", "x_2", "t"),
+    ),
+    OpInfo(
+        "triplet_margin_loss", 3, _TRIPLET_ATTRS,
+        "Mean of max(0, d(a, p) - d(a, n) + margin), d the p-norm distance of rows.",
+        r"\frac{\partial L}{\partial a} = \frac{1}{n}\Bigl(\frac{\partial d(a, p)}"
+        r"{\partial a} - \frac{\partial d(a, n)}{\partial a}\Bigr)\ \text{inside the margin}",
+        F.triplet_margin_loss, "triplet_margin_loss(x, a, b)",
+        _call("triplet_margin_loss", "margin", "p", "eps", "swap"),
+        sentence=(
+            "While inside the margin, the anchor is pulled towards the positive and pushed away "
+            "from the negative."
+        ),
+        symbols=("a", "p", "n"),
+    ),
+    OpInfo(
+        "poisson_nll_loss", 2, (Attr("log_input", "bool", True), Attr("full", "bool", False),
+                                Attr("eps", "float", 1e-8), REDUCTION),
+        "Mean Poisson negative log-likelihood of counts t at rate e^x (or x, log_input=False).",
+        r"\frac{\partial L}{\partial x_i} = \frac{e^{x_i} - t_i}{n}\ \text{(log\_input)}",
+        F.poisson_nll_loss, "poisson_nll_loss(x, target)",
+        _call("poisson_nll_loss", "log_input", "full", "eps"),
+        sentence=(
+            "With a log-rate x the gradient is the predicted rate minus the count, as for other "
+            "exponential-family losses."
+        ),
+        symbols=("x", "t"),
+    ),
+    OpInfo(
+        "gaussian_nll_loss", 3, (Attr("full", "bool", False), Attr("eps", "float", 1e-6),
+                                 REDUCTION),
+        "Mean Gaussian negative log-likelihood of t for mean x and variance v: ½(log v + d²/v).",
+        r"\frac{\partial L}{\partial x_i} = \frac{x_i - t_i}{v_i\, n},\quad "
+        r"\frac{\partial L}{\partial v_i} = \frac{1}{2 n}\Bigl(\frac{1}{v_i} - "
+        r"\frac{(x_i - t_i)^2}{v_i^2}\Bigr)",
+        F.gaussian_nll_loss, "gaussian_nll_loss(pred, target, c)",
+        _call("gaussian_nll_loss", "full", "eps"),
+        sentence=(
+            "The mean is pulled to the target by the error over the variance; the variance grows "
+            "when the error is larger than it."
+        ),
+        symbols=("x", "t", "v"),
+    ),
 )
+
+
+def _reduced(rule):
+    """A loss's shape: one number, or ``rule(shapes)`` (each element's loss) with
+    reduction="none"."""
+    return lambda shapes, attrs: tuple(rule(shapes)) if attrs.get(
+        "reduction", "mean") == "none" else ()
+
+
+def _rows(shape):
+    """The shape without its last axis (one loss per row)."""
+    normalize_axis_index(-1, len(shape))
+    return shape[:-1]
+
+
+def _triplet_shape(shapes):
+    anchor, positive, negative = shapes
+    return np.broadcast_shapes(np.broadcast_shapes(anchor, positive)[:-1],
+                               np.broadcast_shapes(anchor, negative)[:-1])
+
+
+def _gaussian_shape(shapes):
+    x, target, var = shapes
+    if var != x and not (x and var in (x[:-1], x[:-1] + (1,))):
+        raise ValueError("gaussian_nll_loss: var needs the input's shape, or it with the last "
+                         "axis 1 or missing")
+    return np.broadcast_shapes(x, target)
+
+
+SHAPE_RULES = {
+    **{name: _reduced(lambda shapes: np.broadcast_shapes(*shapes))
+       for name in ("margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss",
+                    "poisson_nll_loss")},
+    "multilabel_soft_margin_loss": _reduced(lambda shapes: _rows(np.broadcast_shapes(*shapes))),
+    "cosine_embedding_loss": _reduced(lambda shapes: np.broadcast_shapes(
+        _rows(np.broadcast_shapes(*shapes[:2])), shapes[2])),
+    "triplet_margin_loss": _reduced(_triplet_shape),
+    "gaussian_nll_loss": _reduced(_gaussian_shape),
+}
+"""Output shapes of this module's newer ops, for playground.budget."""

@@ -313,6 +313,10 @@ NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: ope
                          keys.add_operand(3, 2): "v"},  # S: 2 channels; K4: 2 in, 2 out
     "conv_transpose1d": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "S",
                          keys.add_operand(3, 2): "v"},  # A: 2 channels; S: 2 in, 2 out, k 2
+    "cosine_embedding_loss": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "B",
+                              keys.add_operand(3, 2): "t"},  # rows of A and B, one target each
+    "gaussian_nll_loss": {keys.add_operand(3, 0): "A", keys.add_operand(3, 1): "B",
+                          keys.add_operand(3, 2): "B"},  # B's positive entries as variances
     "index_select": {keys.add_operand(2, 1): "t"},  # a 1-D index
     "take_along_dim": {keys.add_operand(2, 1): "I"},
     "unflatten": {keys.add_operand(1, 0): "R"},  # the form offers sizes (2, 2), B's shape

@@ -241,3 +241,19 @@ def test_cross_entropy_with_class_weights_ignored_rows_and_extra_axes_matches_to
     out.backward(ag.tensor(upstream))
     ref.backward(torch.from_numpy(upstream))
     np.testing.assert_allclose(ours.grad.data, theirs.grad.numpy(), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, F: F.multilabel_soft_margin_loss(m.tensor(0.5), m.tensor(1.0), reduction="none"),
+    lambda m, F: F.cosine_embedding_loss(m.tensor(0.5), m.tensor(0.2), m.tensor(1.0)),
+    lambda m, F: F.cosine_embedding_loss(m.ones(2, 3), m.ones(2, 3), m.ones(3, 2)),
+    lambda m, F: F.cosine_embedding_loss(m.ones(2, 2, 3), m.ones(2, 2, 3), m.ones(2, 2)),
+    lambda m, F: F.gaussian_nll_loss(m.tensor(0.5), m.tensor(0.2), m.ones(1)),
+], ids=["multilabel soft margin of a 0-D input", "cosine embedding of 0-D inputs",
+        "cosine embedding with a 2-D target", "cosine embedding of 3-D inputs",
+        "gaussian nll with a var (1,) of a 0-D input"])
+def test_the_margin_and_likelihood_losses_refuse_what_torch_refuses(call):
+    with pytest.raises((RuntimeError, ValueError, IndexError)):
+        call(torch, torch.nn.functional)
+    with pytest.raises((ValueError, IndexError)):
+        call(ag, F)

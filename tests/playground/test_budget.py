@@ -46,6 +46,9 @@ ATTR_CHOICES = {
     "dim1": [0, 1, -2],
     "dim2": [1, -1, 0],
     "dims": [(0,), (1, 0), (-1,), (0, 2), ((1,), (0,))],
+    "reduction": ["mean", "sum", "none"],
+    "swap": [False, True],
+    "keepdim": [False, True],
 }
 
 

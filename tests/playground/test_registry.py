@@ -145,7 +145,7 @@ PIECEWISE_LINEAR = {
     "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "pad", "unfold", "fold",
     "index_select", "take_along_dim", "narrow", "movedim", "moveaxis", "repeat_interleave",
     "unflatten", "hstack", "vstack", "dstack", "column_stack", "diag", "diagonal", "diag_embed",
-    "softshrink", "hardshrink", "threshold",
+    "softshrink", "hardshrink", "threshold", "margin_ranking_loss", "hinge_embedding_loss",
 }
 """Ops whose first derivative does not depend on their inputs: their gradient is not connected to
 the inputs, so a second derivative is an error, as in PyTorch."""
