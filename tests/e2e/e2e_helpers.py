@@ -64,6 +64,13 @@ def shoot(page, artifacts_dir: Path, slug: str, folder: str = "") -> None:
         shutil.copyfile(path, DOCS / folder / name)
 
 
+def wait_for_app_style(page) -> None:
+    """The app's own stylesheet (pages/ui/frame.ACCESSIBLE_STYLE: focus outline, reduced
+    motion) is on the page."""
+    page.wait_for_function("""() => [...document.querySelectorAll('style')].some(
+      (s) => s.textContent.includes(':focus-visible { outline'))""")
+
+
 def join(tab, url: str, code: str, nickname: str) -> None:
     """A student joins the live class `code` from its join link, as `nickname`."""
     tab.goto(f"{url}/class?join={code}")

@@ -23,7 +23,16 @@ from urllib.parse import urlencode
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from e2e_helpers import DRAWING, answer, contrast, expect, join, rgba, shoot
+from e2e_helpers import (
+    DRAWING,
+    answer,
+    contrast,
+    expect,
+    join,
+    rgba,
+    shoot,
+    wait_for_app_style,
+)
 
 from playground import presets, share
 
@@ -272,6 +281,12 @@ def test_a_live_lesson_has_no_wcag_a_aa_violation(browser, class_url):
         audit_both_themes(teacher, "class-teacher")
 
 
+LONGEST_MOTION = """() => Math.max(...[...document.querySelectorAll('*')].flatMap((e) => {
+  const s = getComputedStyle(e); return [s.transitionDuration, s.animationDuration]; })
+  .flatMap((d) => d.split(',')).map(parseFloat))"""
+"""The longest transition or animation of any element of the page, in seconds."""
+
+
 def test_the_page_declares_its_language_and_stops_animating_for_reduced_motion(browser, app_url):
     """WCAG 3.1.1: <html lang="en">. WCAG 2.3.3: with the system's "reduce motion" set, the
     app's stylesheet cuts every transition and animation on the page to nothing (Streamlit
@@ -281,11 +296,15 @@ def test_the_page_declares_its_language_and_stops_animating_for_reduced_motion(b
         with tab_of(browser, **SCREENS["laptop"], reduced_motion=motion) as tab:
             tab.goto(f"{app_url}/backprop")
             settle(tab)
+            wait_for_app_style(tab)
             assert tab.evaluate("document.documentElement.lang") == "en"
-            durations[motion] = tab.evaluate("""() => Math.max(...[...document.querySelectorAll(
-              '*')].flatMap((e) => { const s = getComputedStyle(e);
-                return [s.transitionDuration, s.animationDuration]; })
-              .flatMap((d) => d.split(',')).map(parseFloat))""")
+            # Measured again (up to 5 times, a second apart) while a rerun's elements come and
+            # go: once, under load, an element of a rerun in progress measured 0.75 s.
+            for _ in range(5):
+                durations[motion] = tab.evaluate(LONGEST_MOTION)
+                if motion == "no-preference" or durations[motion] < 0.001:
+                    break
+                tab.wait_for_timeout(1_000)
     print("longest transition or animation, s:", durations)
     assert durations["no-preference"] >= 0.1, durations
     assert durations["reduce"] < 0.001, durations

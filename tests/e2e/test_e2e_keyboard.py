@@ -15,7 +15,15 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from e2e_helpers import DRAWING, contrast, expect, rgba, shoot, wait_for_app
+from e2e_helpers import (
+    DRAWING,
+    contrast,
+    expect,
+    rgba,
+    shoot,
+    wait_for_app,
+    wait_for_app_style,
+)
 from test_e2e_axe import SCREENS, start_lesson, tab_of
 
 from playground import presets, share
@@ -57,11 +65,6 @@ FOCUSED = """() => {
   };
 }"""
 
-STYLED = """() => [...document.querySelectorAll('style')].some(
-  (s) => s.textContent.includes(':focus-visible { outline'))"""
-"""The app's stylesheet (pages/ui/frame.ACCESSIBLE_STYLE) is on the page."""
-
-
 def mark_contrast(mark: str, behind: str) -> float:
     """Contrast of a focus mark's colour, laid over `behind` as the browser paints it (a
     half-transparent mark is blended), against `behind`."""
@@ -83,7 +86,7 @@ def tab_to(page, found, what: str, stops: list[dict] | None = None) -> int:
     """Press Tab until `found(stop)`; every stop on the way must show its focus at 3:1 or more.
     Returns the number of presses."""
     stops = [] if stops is None else stops
-    page.wait_for_function(STYLED)
+    wait_for_app_style(page)
     for presses in range(1, MAX_STOPS + 1):
         page.keyboard.press("Tab")
         stop = page.evaluate(FOCUSED)
