@@ -295,6 +295,15 @@ def _work(node, operand_shapes: list[Shape], out: Shape) -> int:
     elif node.op in ("inv", "det", "slogdet", "solve", "svdvals"):
         matrix = operand_shapes[0]  # a factorisation: m·n·min(m, n) per matrix (n³ if square)
         work += math.prod(matrix) * min(matrix[-2:]) // MACS_PER_UNIT
+    elif node.op in ("max_pool1d", "avg_pool1d"):  # every output element reads a window
+        kernel = node.attrs["kernel_size"]
+        work += math.prod(out) * math.prod(kernel if isinstance(kernel, tuple) else (kernel,))
+    elif node.op == "adaptive_max_pool2d":  # three engine ops per window, over the batch
+        work += 3 * OP_WORK * math.prod(out[-2:]) + 2 * math.prod(operand_shapes[0])
+    elif node.op == "local_response_norm":  # a sum of size shifted copies of the squares
+        size = node.attrs["size"]
+        work += (OP_WORK + math.prod(out)) * math.prod(size if isinstance(size, tuple) else
+                                                       (size,))
     elif node.op == "adaptive_avg_pool2d":  # two products with (out, in) averaging matrices
         height, width = operand_shapes[0][-2:]
         work += math.prod(out[:-1]) * (height + out[-1]) * width // MACS_PER_UNIT

@@ -78,10 +78,17 @@ def _linear(x, axis, length, target, scale, align_corners):
     return below + (above - below) * weight
 
 
+def _check_image(name, x):
+    if x.ndim < 3:
+        raise ValueError(f"{name} expects input to have at least 3 dimensions (C, H, W), but got "
+                         f"input with {x.ndim} dimension(s), shape {x.shape}")
+
+
 def pixel_shuffle(input, upscale_factor):
     """(N, C·r², H, W) to (N, C, H·r, W·r): each group of r² channels becomes an r x r block of
     pixels (sub-pixel convolution's upsampling)."""
     r = upscale_factor
+    _check_image("pixel_shuffle", input)
     *lead, channels, height, width = input.shape
     if channels % (r * r):
         raise ValueError(f"pixel_shuffle expects its input's channel dimension to be divisible "
@@ -95,6 +102,7 @@ def pixel_shuffle(input, upscale_factor):
 def pixel_unshuffle(input, downscale_factor):
     """The inverse of pixel_shuffle: (N, C, H·r, W·r) to (N, C·r², H, W)."""
     r = downscale_factor
+    _check_image("pixel_unshuffle", input)
     *lead, channels, height, width = input.shape
     if height % r or width % r:
         raise ValueError(f"pixel_unshuffle expects height and width ({height}, {width}) to be "

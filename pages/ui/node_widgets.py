@@ -20,7 +20,7 @@ from pages.ui import keys
 from playground import SpecError, limits
 from playground.expr import parse_value
 from playground.registry import Attr, OpInfo
-from playground.registry.attrs import KL_REDUCTIONS, PAD_MODES, REDUCTIONS
+from playground.registry.attrs import INTERPOLATE_MODES, KL_REDUCTIONS, PAD_MODES, REDUCTIONS
 from playground.spec import GENERATORS
 
 VALUE_MODES = {"number": "Number", "list": "List", "generator": "Generator"}
@@ -299,8 +299,9 @@ def _draw_pads(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
     _ints_widgets(key, attr.name, -limits.MAX_ELEMENTS, _start(attr) or (1, 1))
 
 
-def _draw_pad_mode(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
-    st.selectbox(attr.name, PAD_MODES, key=key)
+def _draw_mode(key: str, attr: Attr, shape: tuple[int, ...]) -> None:
+    modes = INTERPOLATE_MODES if attr.type == "interpolate_mode" else PAD_MODES
+    st.selectbox(attr.name, modes, key=key)
 
 
 ATTR_WIDGETS = {
@@ -320,7 +321,8 @@ ATTR_WIDGETS = {
     "size": (_draw_size, _read_size),
     "padding": (_draw_padding, _read_padding),
     "pads": (_draw_pads, _read_ints_attr),
-    "pad_mode": (_draw_pad_mode, _read_text),
+    "pad_mode": (_draw_mode, _read_text),
+    "interpolate_mode": (_draw_mode, _read_text),
     "reduction": (_draw_reduction, _read_text),
     "kl_reduction": (_draw_reduction, _read_text),
 }

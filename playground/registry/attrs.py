@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
+from autograd.nn.upsampling import MODES
 from autograd.ops.conv import PAD_MODES
 
 from .. import limits
@@ -204,10 +205,16 @@ def _pads(value) -> tuple[int, ...]:
     return pads
 
 
-def _pad_mode(value) -> str:
-    if value not in PAD_MODES:
-        raise ValueError("must be " + ", ".join(f'"{mode}"' for mode in PAD_MODES))
-    return value
+INTERPOLATE_MODES = tuple(MODES)
+
+
+def _choice(choices):
+    """A text attribute that must be one of ``choices`` (pad's and interpolate's modes)."""
+    def check(value) -> str:
+        if value not in choices:
+            raise ValueError("must be " + ", ".join(f'"{choice}"' for choice in choices))
+        return value
+    return check
 
 
 ATTR_TYPES: Mapping[str, Callable] = {
@@ -227,7 +234,8 @@ ATTR_TYPES: Mapping[str, Callable] = {
     "size": _size,
     "padding": _padding,
     "pads": _pads,
-    "pad_mode": _pad_mode,
+    "pad_mode": _choice(PAD_MODES),
+    "interpolate_mode": _choice(INTERPOLATE_MODES),
     "reduction": _reduction,
     "kl_reduction": _kl_reduction,
 }

@@ -1,6 +1,10 @@
 """Registry entries: convolution and pooling (``torch.nn.functional``'s names and defaults)."""
 
+import math
+
 import autograd as ag
+from autograd.nn import functional as F
+from autograd.nn.upsampling import MODES
 from autograd.ops import conv_transpose
 from autograd.ops.conv import result_shape
 
@@ -147,8 +151,175 @@ ENTRIES = (
     ),
 )
 
+def _row(value, first):
+    """A 1-D pooling setting as its 2-D one over (N, C, 1, L), as autograd.nn's 1-D pools pass it."""
+    return (first, *(value if isinstance(value, tuple) else (value,)))
+
+
+def _pool1d_shape(name):
+    """max_pool1d / avg_pool1d / adaptive_avg_pool1d: the 2-D pool's own check over (N, C, 1, L)."""
+    def rule(shapes, attrs):
+        (x,) = shapes
+        if not x:
+            raise ValueError(f"{name}: an (N, C, L) or (C, L) input")
+        settings = {key: value if value is None else _row(value, 0 if key == "padding" else 1)
+                    for key, value in attrs.items()
+                    if key in ("kernel_size", "stride", "padding", "dilation", "output_size")}
+        out = result_shape(name.replace("1d", "2d"), x[:-1] + (1,) + x[-1:],
+                           **{**attrs, **settings})
+        return out[:-2] + out[-1:]
+    return rule
+
+
+def _adaptive_max_shape(shapes, attrs):
+    (x,) = shapes
+    sizes = attrs["output_size"]
+    sizes = sizes if isinstance(sizes, tuple) else (sizes, sizes)
+    if len(x) < 2 or len(sizes) != 2:
+        raise ValueError("adaptive_max_pool2d: an input of at least 2 axes, two output sizes")
+    return x[:-2] + tuple(n if s is None else s for n, s in zip(x[-2:], sizes))
+
+
+def _interpolate_shape(shapes, attrs):
+    (x,) = shapes
+    mode, size, scale = attrs.get("mode", "nearest"), attrs.get("size"), attrs.get("scale_factor")
+    n = len(x) - 2
+    if n < 1 or MODES[mode] not in (None, n) or (size is None) == (scale is None):
+        raise ValueError("interpolate: an (N, C, ...) input of the mode's axes; size or scale")
+    if size is not None:
+        out = size if isinstance(size, tuple) else (size,) * n
+    else:
+        out = tuple(math.floor(s * scale) for s in x[2:])
+    if len(out) != n or min(out) < 1:
+        raise ValueError("interpolate: one output size of at least 1 per spatial axis")
+    return x[:2] + tuple(out)
+
+
+def _shuffle_shape(shapes, attrs):
+    *lead, channels, height, width = shapes[0]
+    r = attrs["upscale_factor"]
+    if channels % (r * r):
+        raise ValueError("pixel_shuffle: channels must divide by upscale_factor squared")
+    return (*lead, channels // (r * r), height * r, width * r)
+
+
+def _unshuffle_shape(shapes, attrs):
+    *lead, channels, height, width = shapes[0]
+    r = attrs["downscale_factor"]
+    if height % r or width % r:
+        raise ValueError("pixel_unshuffle: height and width must divide by downscale_factor")
+    return (*lead, channels * r * r, height // r, width // r)
+
+
+def _interpolate(x, size=None, scale_factor=None, mode="nearest", align_corners=False):
+    """F.interpolate, align_corners left unset for "nearest" unless asked for (as PyTorch
+    wants it)."""
+    return F.interpolate(x, size, scale_factor, mode,
+                         align_corners if mode != "nearest" or align_corners else None)
+
+
+def _torch_interpolate(x, a, n):
+    settings = [f"{key}={a[key]!r}" for key in ("size", "scale_factor") if a[key] is not None]
+    settings.append(f"mode={a['mode']!r}")
+    if a["mode"] != "nearest":
+        settings.append(f"align_corners={a['align_corners']!r}")
+    return f"F.interpolate({x[0]}, {', '.join(settings)})"
+
+
+_MAX_POOL1D_ATTRS = (KERNEL, POOL_STRIDE, PADDING, DILATION, CEIL_MODE)
+_AVG_POOL1D_ATTRS = (KERNEL, POOL_STRIDE, PADDING, CEIL_MODE,
+                     Attr("count_include_pad", "bool", True))
+_INTERPOLATE_ATTRS = (Attr("size", "size", None, suggested=4),
+                      Attr("scale_factor", "optional_float", None),
+                      Attr("mode", "interpolate_mode", "nearest"),
+                      Attr("align_corners", "bool", False))
+
+ENTRIES += (
+    OpInfo(
+        "max_pool1d", 1, _MAX_POOL1D_ATTRS,
+        "The largest element of each window of k along the last axis of x (N, C, L).",
+        r"\bar{x}_i = \textstyle\sum_{\text{windows } j \ni i} \bar{y}_j\, "
+        r"\mathbb{1}[x_i = \max \text{window}_j]",
+        F.max_pool1d, "max_pool1d(x, kernel_size=2)", _call("max_pool1d", _MAX_POOL1D_ATTRS),
+        sentence=(
+            "Only the largest element of each window affected the output, so it alone receives "
+            "that window's gradient."
+        ),
+    ),
+    OpInfo(
+        "avg_pool1d", 1, _AVG_POOL1D_ATTRS,
+        "The mean of each window of k along the last axis of x (N, C, L).",
+        r"\bar{x}_i = \textstyle\sum_{\text{windows } j \ni i} \bar{y}_j \,/\, k",
+        F.avg_pool1d, "avg_pool1d(x, kernel_size=2)", _call("avg_pool1d", _AVG_POOL1D_ATTRS),
+        sentence=(
+            "Each element counts 1/k in the mean of a window of k, so it gets each covering "
+            "window's gradient divided by k."
+        ),
+    ),
+    OpInfo(
+        "adaptive_avg_pool1d", 1, (Attr("output_size", "size", None, required=True,
+                                        suggested=1),),
+        "Means over near-equal windows that give exactly output_size values per channel.",
+        r"y = x\, P^{\top},\quad \bar{x} = \bar{y}\, P",
+        F.adaptive_avg_pool1d, "adaptive_avg_pool1d(x, output_size=1)",
+        torch_code.call("F.adaptive_avg_pool1d", output_size="output_size"),
+        sentence=(
+            "Each output is a mean over its window, so each element of the window gets the "
+            "output's gradient over the window's size."
+        ),
+    ),
+    OpInfo(
+        "adaptive_max_pool2d", 1, (Attr("output_size", "size", None, required=True,
+                                        suggested=1),),
+        "The largest element of each of near-equal windows giving exactly output_size (H, W).",
+        r"\bar{x}_i = \textstyle\sum_{\text{windows } j \ni i} \bar{y}_j\, "
+        r"\mathbb{1}[x_i = \max \text{window}_j]",
+        F.adaptive_max_pool2d, "adaptive_max_pool2d(x, output_size=1)",
+        torch_code.call("F.adaptive_max_pool2d", output_size="output_size"),
+        sentence=(
+            "Only each window's largest element affected the output, so it alone gets that "
+            "window's gradient."
+        ),
+    ),
+    OpInfo(
+        "interpolate", 1, _INTERPOLATE_ATTRS,
+        "The image x (N, C, ...) resized to size or by scale_factor: nearest, linear, bilinear.",
+        r"\bar{x}_i = \textstyle\sum_{\text{outputs } j} w_{ji}\, \bar{y}_j",
+        _interpolate, 'interpolate(x, size=4, mode="linear")', torch_code.code(
+            _torch_interpolate, "F"),
+        needs_one_of=("scale_factor", "size"),
+        sentence=(
+            "Each output mixed a few input pixels with weights w; each input pixel gets back the "
+            "gradients of the outputs it fed, times those weights."
+        ),
+    ),
+    OpInfo(
+        "pixel_shuffle", 1, (Attr("upscale_factor", "size", None, required=True,
+                                  suggested=2),),
+        "Shape (N, C·r², H, W) to (N, C, H·r, W·r): each r² channels become an r x r block.",
+        r"\bar{x} = \operatorname{pixel\_unshuffle}(\bar{y})",
+        F.pixel_shuffle, "pixel_shuffle(x, upscale_factor=2)",
+        torch_code.call("F.pixel_shuffle", upscale_factor="upscale_factor"),
+        sentence="pixel_shuffle only moves values, so the gradient is moved back: unshuffled.",
+    ),
+    OpInfo(
+        "pixel_unshuffle", 1, (Attr("downscale_factor", "size", None, required=True,
+                                    suggested=2),),
+        "Shape (N, C, H·r, W·r) to (N, C·r², H, W): each r x r block becomes r² channels.",
+        r"\bar{x} = \operatorname{pixel\_shuffle}(\bar{y})",
+        F.pixel_unshuffle, "pixel_unshuffle(x, downscale_factor=2)",
+        torch_code.call("F.pixel_unshuffle", downscale_factor="downscale_factor"),
+        sentence="pixel_unshuffle only moves values, so the gradient is moved back: shuffled.",
+    ),
+)
+
 SHAPE_RULES = {
     **{info.name: _shape_rule(info.name) for info in ENTRIES},
+    **{name: _pool1d_shape(name) for name in ("max_pool1d", "avg_pool1d", "adaptive_avg_pool1d")},
+    "adaptive_max_pool2d": _adaptive_max_shape,
+    "interpolate": _interpolate_shape,
+    "pixel_shuffle": _shuffle_shape,
+    "pixel_unshuffle": _unshuffle_shape,
     **{name: lambda shapes, attrs, name=name: conv_transpose.output_shape(name, *shapes, **attrs)
        for name in ("conv_transpose1d", "conv_transpose2d")},
 }

@@ -113,7 +113,47 @@ ENTRIES = (
     ),
 )
 
+def _channels_shape(name):
+    def rule(shapes, attrs):
+        if len(shapes[0]) < 3:
+            raise ValueError(f"{name}: an (N, C, ...) input of at least 3 axes")
+        return shapes[0]
+    return rule
+
+
+ENTRIES += (
+    OpInfo(
+        "instance_norm", 1, (EPS,),
+        "Each sample's each channel normalised over its positions to mean 0, variance 1.",
+        r"\bar{x} = \frac{1}{\sigma}\bigl(\bar{y} - \operatorname{mean}(\bar{y}) "
+        r"- \hat{x}\, \operatorname{mean}(\bar{y}\,\hat{x})\bigr)\ \text{per channel}",
+        lambda x, eps=1e-5: F.instance_norm(x, eps=eps), "instance_norm(x)",
+        torch_code.call("F.instance_norm", eps="eps"),
+        sentence=(
+            "Shifting a channel's positions by one amount changes nothing, so each channel's "
+            "gradient sums to zero."
+        ),
+    ),
+    OpInfo(
+        "local_response_norm", 1, (Attr("size", "size", None, required=True, suggested=2),
+                                   Attr("alpha", "float", 1e-4), Attr("beta", "float", 0.75),
+                                   Attr("k", "float", 1.0)),
+        "Each element over (k + alpha · mean square of size neighbouring channels) ** beta.",
+        r"\bar{x}_c = \frac{\bar{y}_c}{d_c^{\beta}} - \frac{2 \alpha \beta\, x_c}{n}"
+        r"\textstyle\sum_{c' \ni c} \frac{\bar{y}_{c'}\, x_{c'}}{d_{c'}^{\beta + 1}}",
+        F.local_response_norm, "local_response_norm(x, size=2)",
+        torch_code.call("F.local_response_norm", size="size", alpha="alpha", beta="beta",
+                        k="k"),
+        sentence=(
+            "Each element is damped by its neighbouring channels' energy, so its gradient is "
+            "damped too and partly sent to those neighbours."
+        ),
+    ),
+)
+
 SHAPE_RULES = {
+    "instance_norm": _channels_shape("instance_norm"),
+    "local_response_norm": _channels_shape("local_response_norm"),
     "layer_norm": _layer_norm_shape,
     "batch_norm": _batch_norm_shape,
     "group_norm": _group_norm_shape,

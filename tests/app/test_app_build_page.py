@@ -275,7 +275,7 @@ def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list(
 
 
 TWO_MATRICES = (
-    "R = randn(4, 3, seed=2)\n"  # rows of 3: cross; 4 rows: unflatten into the offered (2, 2)
+    "R = randn(4, 1, 3, seed=2)\n"  # rows of 3: cross; 4 first: unflatten to (2, 2), 4 channels
     "K4 = [[[[0.5]], [[-1.0]]], [[[0.2]], [[0.3]]]]\ncols = randn(1, 8, 4, seed=5)\n"
     "v = [0.5, -1.0]\nS = [[[0.2, 0.7], [0.4, 0.9]], [[0.1, 0.5], [0.3, 0.6]]]\n"
     "I = const([[1.0, 0.0], [0.0, 1.0]])\n"  # before t, A and B: the defaults stay theirs
@@ -321,6 +321,9 @@ NOT_DEFAULTS = {  # the ops whose default operands do not make a valid node: ope
     "take_along_dim": {keys.add_operand(2, 1): "I"},
     "unflatten": {keys.add_operand(1, 0): "R"},  # the form offers sizes (2, 2), B's shape
     "cross": {keys.add_operand(2, 0): "R", keys.add_operand(2, 1): "R"},
+    "pixel_shuffle": {keys.add_operand(1, 0): "R"},  # 4 channels: 2² per output channel
+    **{op: {keys.add_operand(1, 0): "S"} for op in ("interpolate", "pixel_unshuffle",
+                                                    "instance_norm", "local_response_norm")},
 }
 
 

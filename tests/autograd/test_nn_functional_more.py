@@ -168,3 +168,12 @@ def test_relu_in_place_changes_the_tensor_and_backward_goes_through_it_as_in_tor
     y = ag.tensor(x) * 1
     assert nn.ReLU(inplace=True)(y) is y and (y.data >= 0).all()
     assert nn.ReLU()(ag.tensor(x)).data.min() == 0 and x.min() < 0
+
+
+@pytest.mark.parametrize("name", ["pixel_shuffle", "pixel_unshuffle"])
+def test_pixel_shuffles_refuse_fewer_than_three_axes_as_torch(name):
+    x = np.arange(4.0).reshape(2, 2)
+    with pytest.raises(RuntimeError, match="at least 3 dimensions"):
+        getattr(torch.nn.functional, name)(torch.tensor(x), 1)
+    with pytest.raises(ValueError, match=f"{name} expects input to have at least 3 dimensions"):
+        getattr(ag.nn.functional, name)(ag.tensor(x), 1)

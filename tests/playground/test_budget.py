@@ -49,6 +49,14 @@ ATTR_CHOICES = {
     "reduction": ["mean", "sum", "none"],
     "swap": [False, True],
     "keepdim": [False, True],
+    "kernel_size": [1, 2, (2,), (2, 1)],
+    "output_size": [1, 2, (2, 1), (1, None)],
+    "upscale_factor": [1, 2],
+    "downscale_factor": [1, 2],
+    "size": [1, 2, (3, 2)],
+    "scale_factor": [2.0, 0.5],
+    "mode": ["nearest", "linear", "bilinear"],
+    "align_corners": [False, True],
 }
 
 

@@ -146,6 +146,8 @@ PIECEWISE_LINEAR = {
     "index_select", "take_along_dim", "narrow", "movedim", "moveaxis", "repeat_interleave",
     "unflatten", "hstack", "vstack", "dstack", "column_stack", "diag", "diagonal", "diag_embed",
     "softshrink", "hardshrink", "threshold", "margin_ranking_loss", "hinge_embedding_loss",
+    "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool2d", "interpolate",
+    "pixel_shuffle", "pixel_unshuffle",
 }
 """Ops whose first derivative does not depend on their inputs: their gradient is not connected to
 the inputs, so a second derivative is an error, as in PyTorch."""

@@ -443,6 +443,7 @@ _ATTR_VALUES = {
                          st.lists(st.integers(0, 3), min_size=1, max_size=3).map(tuple)),
     "pads": st.lists(st.integers(-3, 3), min_size=1, max_size=3).map(lambda v: tuple(v + v)),
     "pad_mode": st.sampled_from(["constant", "reflect", "replicate", "circular"]),
+    "interpolate_mode": st.sampled_from(["nearest", "linear", "bilinear"]),
     "reduction": st.sampled_from(["mean", "sum", "none"]),
     "kl_reduction": st.sampled_from(["mean", "sum", "none", "batchmean"]),
 }
