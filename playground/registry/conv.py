@@ -45,6 +45,9 @@ def _shape_rule(name):
 
 _TRANSPOSE_ATTRS = (STRIDE, PADDING, Attr("output_padding", "padding", 0),
                     Attr("groups", "size", 1), DILATION)
+_MAX_DERIVATIVE = (r"\bar{x}_i = \textstyle\sum_{\text{windows } j \ni i} \bar{y}_j\, "
+                   r"\mathbb{1}[x_i = \max \text{window}_j]")
+"""A max pool's local derivative: each window's gradient goes to its largest element."""
 _MAX_POOL_ATTRS = (KERNEL, POOL_STRIDE, PADDING, DILATION, CEIL_MODE)
 _AVG_POOL_ATTRS = (KERNEL, POOL_STRIDE, PADDING, CEIL_MODE,
                    Attr("count_include_pad", "bool", True), Attr("divisor_override", "size", None))
@@ -88,8 +91,7 @@ ENTRIES = (
         "max_pool2d", 1, _MAX_POOL_ATTRS,
         "The largest element of each kH x kW window of x (N, C, H, W); stride defaults to the "
         "kernel.",
-        r"\bar{x}_i = \textstyle\sum_{\text{windows } j \ni i} \bar{y}_j\, "
-        r"\mathbb{1}[x_i = \max \text{window}_j]",
+        _MAX_DERIVATIVE,
         ag.max_pool2d, "max_pool2d(x, kernel_size=2)", _call("max_pool2d", _MAX_POOL_ATTRS),
         sentence=(
             "Only the largest element of each window affected the output, so it alone receives "
@@ -238,8 +240,7 @@ ENTRIES += (
     OpInfo(
         "max_pool1d", 1, _MAX_POOL1D_ATTRS,
         "The largest element of each window of k along the last axis of x (N, C, L).",
-        r"\bar{x}_i = \textstyle\sum_{\text{windows } j \ni i} \bar{y}_j\, "
-        r"\mathbb{1}[x_i = \max \text{window}_j]",
+        _MAX_DERIVATIVE,
         F.max_pool1d, "max_pool1d(x, kernel_size=2)", _call("max_pool1d", _MAX_POOL1D_ATTRS),
         sentence=(
             "Only the largest element of each window affected the output, so it alone receives "
@@ -272,8 +273,7 @@ ENTRIES += (
         "adaptive_max_pool2d", 1, (Attr("output_size", "size", None, required=True,
                                         suggested=1),),
         "The largest element of each of near-equal windows giving exactly output_size (H, W).",
-        r"\bar{x}_i = \textstyle\sum_{\text{windows } j \ni i} \bar{y}_j\, "
-        r"\mathbb{1}[x_i = \max \text{window}_j]",
+        _MAX_DERIVATIVE,
         F.adaptive_max_pool2d, "adaptive_max_pool2d(x, output_size=1)",
         torch_code.call("F.adaptive_max_pool2d", output_size="output_size"),
         sentence=(
