@@ -8,10 +8,15 @@ from playground import evaluate, parse, presets
 from playground.errors import SpecError
 from playground.steps import backward_steps, local_partials, passes, summed_axes, tangents
 from tests.playground.op_cases.nn_functions import NN_FUNCTIONS
+from tests.playground.op_cases.nn_more import NN_MORE
+from tests.playground.op_cases.rearranging import REARRANGING
+from tests.playground.op_cases.resizing import RESIZING
 
 GRAPHS = {p.key: p.spec for p in presets.PRESETS} | {
     f"exercise_{p.key}": p.spec for p in presets.EXERCISES} | {
-    "nn_functions": parse(NN_FUNCTIONS)}  # composite ops that read an operand several times
+    # composite ops that read an operand several times
+    "nn_functions": parse(NN_FUNCTIONS), "nn_more": parse(NN_MORE),
+    "rearranging": parse(REARRANGING), "resizing": parse(RESIZING)}
 
 
 def program(text: str):
