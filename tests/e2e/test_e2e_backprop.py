@@ -20,7 +20,8 @@ def step_button(page, name: str):
 
 
 def heading(page, text: str):
-    return page.get_by_text(text, exact=False)
+    """The step's heading on the page (the drawing's live region says it again, in words)."""
+    return page.get_by_test_id("stMain").locator("strong").get_by_text(text, exact=False)
 
 
 def test_the_backward_pass_of_the_default_graph_stepped_to_its_middle(page, app_url,
