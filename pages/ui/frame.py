@@ -180,6 +180,7 @@ def _draw() -> st.Page:
     run_control.install()
     chosen = navigation()
     session.ensure_state()
+    sidebar.take_skipped_option_changes()
     session.sync_url()
     _page_style()
     if chosen.url_path not in OWN_SIDEBAR:

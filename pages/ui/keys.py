@@ -6,6 +6,7 @@ drawn, so the truth lives under plain state keys, which start with STATE ("pg_")
 
 WIDGET = "w_"
 STATE = "pg_"
+SHOWN = STATE + "shown_"  # + a widget's key: the value the app last showed in it
 
 # --- plain state (pages/ui/session.py) -----------------------------------------------------------
 HISTORY = STATE + "history"  # the undo History of graph specs

@@ -1,8 +1,9 @@
 """A run stops its heavy work once a newer rerun or a closed tab has made it useless.
 
-Streamlit answers each rerun request by starting a new script thread and telling the old one to
-stop (`runner.fastReruns`, its default), and a closed tab by telling the running one to stop. A
-script thread only notices inside Streamlit's own calls (each `st.*` that sends something,
+A newer rerun request waits for the running script on its thread (`runner.fastReruns = false`
+in .streamlit/config.toml; Streamlit's default starts a new thread for each request and tells the
+old one to stop), and a closed tab tells the running one to stop. A script thread only notices
+either inside Streamlit's own calls (each `st.*` that sends something,
 runtime/scriptrunner/script_runner.py's `_maybe_handle_execution_control_request`), and the heavy
 stages of a run (reading a link, evaluating a graph, a gradient check) make none for up to
 seconds: a client sending 300 reruns, each with a new heavy link, had up to 160 threads working
@@ -10,7 +11,7 @@ at once, gigabytes and seconds of CPU after it left. `install()`, at the start o
 hands `stop_if_superseded` to `playground.interrupt`, whose checkpoints sit between the steps of
 that work (every op of an evaluation, every pass of a check, every cached computation): the same
 check Streamlit makes, raising Streamlit's own exceptions, so the abandoned thread ends there
-(`StopException`; `RerunException` when requests queue on one thread, as in a fragment's).
+(`RerunException` for a queued request, `StopException` for a closed tab).
 `pause` is a wait that ends the same way. benchmarks/flood.py measures it.
 
 Widget callbacks are left to finish: a callback cut short would lose the edit it makes (the

@@ -15,7 +15,7 @@ asked for it, and the last good graph stays.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import streamlit as st
@@ -31,9 +31,24 @@ def show_in_widget(key: str, value) -> None:
     """Give widget `key` the app's `value` for this run, writing only when it differs: any write
     sends the value to the browser, where one that left during a quick run of key presses
     would undo the newer value the user has just chosen (a Font size pressed up to 24 ended at
-    23)."""
+    23). What was shown is kept for `take_skipped_changes`."""
     if st.session_state.get(key) != value:
         st.session_state[key] = value
+    st.session_state[keys.SHOWN + key] = value
+
+
+def take_skipped_changes(callbacks: Mapping[str, Callable[[], None]]) -> None:
+    """Call the change callback of each widget whose value moved since the app last showed it.
+    Streamlit skips a callback when it cuts the run that should have called it short for a
+    newer request (quick key presses on Font size, with or without runner.fastReruns), and the
+    app's older value would then be written back over the user's choice. Each callback must be
+    harmless to call twice (it copies the widget's value into the app's state)."""
+    state = st.session_state
+    for key, callback in callbacks.items():
+        shown = keys.SHOWN + key
+        if key in state and shown in state and state[key] != state[shown]:
+            callback()
+            state[shown] = state[key]
 
 
 def default_spec() -> GraphSpec:

@@ -167,6 +167,18 @@ def _choose_output() -> None:
     state.apply_edit("output", lambda spec: edits.set_output(spec, name))
 
 
+OPTION_WIDGETS = {keys.SHOW: "show", keys.RANKDIR: "rankdir", keys.FONT: "font_size",
+                  keys.COMPACT: "compact"}
+"""The display options' widgets and the option each one sets."""
+
+
+def take_skipped_option_changes() -> None:
+    """Options the user chose in a run Streamlit cut short, taken before anything draws with
+    the options (`session.take_skipped_changes`)."""
+    state.take_skipped_changes({key: (lambda k=key, f=field: _copy_option(k, f))
+                                for key, field in OPTION_WIDGETS.items()})
+
+
 def _copy_option(widget_key: str, field: str) -> None:
     """The widget's value into the options, if it is an allowed one (`view.changed`)."""
     st.session_state[keys.OPTIONS] = view.changed(state.options(), field,

@@ -141,3 +141,19 @@ def test_junk_in_a_display_parameter_falls_back_to_the_default_and_the_session_k
     assert at.session_state[keys.OPTIONS].font_size == 24
     assert drawing_of(at).font_size == 24
     assert not at.warning  # said once
+
+
+def test_a_font_size_whose_change_callback_streamlit_skipped_is_taken_not_written_back():
+    """Streamlit may cut a run short for a newer request before the slider's callback runs (a
+    quick run of key presses): the slider then holds the user's value and the options an older
+    one. The next run takes the slider's value instead of writing the older one back over it."""
+    at = run(new_app())
+    assert at.session_state[keys.OPTIONS].font_size == 14
+    at.session_state[keys.FONT] = 22  # the widget's value moved; no callback ran
+    run(at)
+    assert at.slider(key=keys.FONT).value == 22
+    assert at.session_state[keys.OPTIONS].font_size == 22
+    assert drawing_of(at).font_size == 22
+    at.session_state[keys.OPTIONS] = Options(font_size=18)  # a link or Undo moves the options
+    run(at)
+    assert at.slider(key=keys.FONT).value == 18  # the app's change reaches the slider
