@@ -1,15 +1,18 @@
 """Recurrent layers as ``torch.nn`` builds them: RNN, LSTM, GRU and their cells.
 
 Each step is written with the engine's ops (linear, sigmoid, tanh, products), so the gradient
-through time can be read in the graph. Parameter names, shapes, gate order (LSTM: input, forget,
-cell, output; GRU: reset, update, new) and initialisation (uniform in ``±1/sqrt(hidden_size)``)
-are PyTorch's, so a PyTorch ``state_dict`` loads as it is.
+through time can be read in the graph; an LSTM step's gates are one node (``LSTMGates``), as
+PyTorch fuses them, which makes it several times faster. Parameter names, shapes, gate order
+(LSTM: input, forget, cell, output; GRU: reset, update, new) and initialisation (uniform in
+``±1/sqrt(hidden_size)``) are PyTorch's, so a PyTorch ``state_dict`` loads as it is.
 """
 
 import math
 
 import numpy as np
 
+from ..function import Function
+from ..ops import array_or_tensor as aot
 from ..ops import linear, sigmoid, stack, tanh
 from ..ops import relu as _relu
 from ..ops.aliases import cat
@@ -29,13 +32,76 @@ def _rnn_cell(activation):
     return cell
 
 
+class LSTMGates(Function):
+    """An LSTM step after the input's product, in one node, as PyTorch fuses it into one kernel:
+    the input's share xz (N, 4H) = x W_ih^T + b_ih + b_hh, the state h, c (N, H) and W_hh give
+    the gates z = xz + h W_hh^T, then [h', c'] (N, 2H) with c' = σ(z_f) c + σ(z_i) tanh(z_g)
+    and h' = σ(z_o) tanh(c'). Thirteen nodes a step become one; x W_ih^T stays the engine's."""
+
+    __slots__ = ("acts",)
+    backward_runs_on_arrays = True
+
+    def forward(self, xz, h, c, w_hh):
+        self.save_for_backward(xz, h, c, w_hh)
+        self.acts = _gate_values(xz + h @ w_hh.T, c)
+        i, f, g, o, c2, t = self.acts
+        return np.concatenate([o * t, c2], axis=-1)
+
+    def _acts(self, xz, h, c, w_hh):
+        """The gates, c' and tanh(c'): kept from forward on arrays, made again on Tensors (so
+        that under create_graph the backward is differentiable)."""
+        if isinstance(xz, np.ndarray):
+            return self.acts
+        return _gate_values(xz + h @ w_hh.swapaxes(-1, -2), c)
+
+    def backward(self, grad):
+        xz, h, c, w_hh = self.saved_tensors
+        i, f, g, o, c2, t = self._acts(xz, h, c, w_hh)
+        size = c.shape[-1]
+        grad_h, grad_c = grad[..., :size], grad[..., size:]
+        grad_c2 = grad_c + grad_h * o * (1 - t * t)
+        grad_z = aot.concatenate([grad_c2 * g * i * (1 - i), grad_c2 * c * f * (1 - f),
+                                  grad_c2 * i * (1 - g * g), grad_h * t * o * (1 - o)], -1)
+        return grad_z, grad_z @ w_hh, grad_c2 * f, grad_z.swapaxes(-1, -2) @ h
+
+    def jvp(self, tangent_xz, tangent_h, tangent_c, tangent_w):
+        xz, h, c, w_hh = self.saved_tensors
+        i, f, g, o, c2, t = self._acts(xz, h, c, w_hh)
+        size = c.shape[-1]
+        tangent_z = (tangent_xz + tangent_h @ w_hh.swapaxes(-1, -2)
+                     + h @ tangent_w.swapaxes(-1, -2))
+        t_i, t_f, t_g, t_o = (tangent_z[..., k * size:(k + 1) * size] for k in range(4))
+        t_c2 = (t_f * f * (1 - f) * c + f * tangent_c + t_i * i * (1 - i) * g
+                + i * t_g * (1 - g * g))
+        return aot.concatenate([t_o * o * (1 - o) * t + o * (1 - t * t) * t_c2, t_c2], -1)
+
+
+def _gate_values(z, c):
+    """σ(z_i), σ(z_f), tanh(z_g), σ(z_o), c' and tanh(c'), on arrays or Tensors."""
+    size = c.shape[-1]
+    squashed = aot.sigmoid(z)  # all four blocks at once, g's unused: fewer, larger calls
+    i, f, o = (squashed[..., k * size:(k + 1) * size] for k in (0, 1, 3))
+    g = aot.tanh(z[..., 2 * size:3 * size])
+    c2 = f * c + i * g
+    return i, f, g, o, c2, aot.tanh(c2)
+
+
 def _lstm_cell(x, state, weights):
-    """One LSTM step from the input x and the state (h, c)."""
+    """One LSTM step from the input x and the state (h, c); ``weights`` hold b_ih + b_hh as
+    their one bias (``_lstm_weights``)."""
     h, c = state
+    w_ih, w_hh, bias = weights
+    out = LSTMGates.apply(linear(x, w_ih, bias), h, c, w_hh)
+    size = c.shape[-1]
+    return out[..., :size], out[..., size:]
+
+
+def _lstm_weights(weights):
+    """An LSTM's (w_ih, w_hh, b_ih, b_hh) as (w_ih, w_hh, b_ih + b_hh): the two biases add into
+    the gates together, so the sum is formed once per call, not once per step."""
     w_ih, w_hh, b_ih, b_hh = weights
-    i, f, g, o = (linear(x, w_ih, b_ih) + linear(h, w_hh, b_hh)).chunk(4, -1)
-    c = sigmoid(f) * c + sigmoid(i) * tanh(g)
-    return sigmoid(o) * tanh(c), c
+    bias = None if b_ih is None else b_ih + b_hh
+    return w_ih, w_hh, bias
 
 
 def _gru_cell(x, h, weights):
@@ -162,6 +228,7 @@ class RNNBase(Module):
     def _run(self, steps, state, weights, reverse):
         """One direction of one layer over the sequence: its outputs and last state."""
         cell = CELLS[self.mode]
+        weights = _lstm_weights(weights) if self.mode == "LSTM" else weights
         outputs = [None] * len(steps)
         for t in (reversed if reverse else iter)(range(len(steps))):
             state = cell(steps[t], state, weights)
@@ -276,8 +343,9 @@ class RNNCellBase(Module):
                 raise RuntimeError(f"{name}: the hidden state must have shape {shape}, got "
                                    f"{[tuple(h.shape) for h in given]}")
             state = tuple(given) if self.mode == "LSTM" else given[0]
-        state = CELLS[self.mode](x, state, (self.weight_ih, self.weight_hh, self.bias_ih,
-                                            self.bias_hh))
+        weights = (self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
+        state = CELLS[self.mode](x, state, _lstm_weights(weights) if self.mode == "LSTM"
+                                 else weights)
         if batched:
             return state
         return tuple(s.squeeze(0) for s in state) if self.mode == "LSTM" else state.squeeze(0)

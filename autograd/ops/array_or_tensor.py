@@ -27,6 +27,25 @@ def cos(x):
     return x.cos() if isinstance(x, Tensor) else np.cos(x)
 
 
+def tanh(x):
+    return x.tanh() if isinstance(x, Tensor) else np.tanh(x)
+
+
+def sigmoid(x):
+    if isinstance(x, Tensor):
+        return x.sigmoid()
+    with np.errstate(over="ignore"):  # exp(-x) = inf far below 0 gives 1 / inf = 0, as it should
+        return 1 / (1 + np.exp(-x))
+
+
+def concatenate(parts, axis):
+    if any(isinstance(p, Tensor) for p in parts):
+        from .shape import Concatenate
+
+        return Concatenate.apply(*parts, axis=axis)
+    return np.concatenate(parts, axis=axis)
+
+
 def sign(x):
     return x.sign() if isinstance(x, Tensor) else np.sign(x)
 

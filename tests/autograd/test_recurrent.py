@@ -226,3 +226,32 @@ def test_pad_sequence_matches_torch(batch_first, side):
     (reference * torch.tensor(upstream)).sum().backward()
     for o, t in zip(ours, theirs):
         close(o.grad.data, t.grad, "gradient of a sequence")
+
+
+def test_an_lstms_second_derivatives_match_torch():
+    """The fused gates' backward is itself differentiable: d/dx of <dL/dx, w> as in torch."""
+    ours, theirs = twins("LSTM", 3, 4, num_layers=2)
+    rng = np.random.default_rng(6)
+    x, xt = pair(rng.standard_normal((5, 2, 3)))
+    upstream, weight = rng.standard_normal((5, 2, 4)), rng.standard_normal((5, 2, 3))
+    (first,) = ag.grad((ours(x)[0] * ag.tensor(upstream)).sum(), [x], create_graph=True)
+    (first_t,) = torch.autograd.grad((theirs(xt)[0] * torch.tensor(upstream)).sum(), [xt],
+                                     create_graph=True)
+    (second,) = ag.grad((first * ag.tensor(weight)).sum(), [x])
+    (second_t,) = torch.autograd.grad((first_t * torch.tensor(weight)).sum(), [xt])
+    close(first.data, first_t, "first derivative")
+    close(second.data, second_t, "second derivative")
+
+
+def test_an_lstms_forward_mode_matches_its_reverse_mode():
+    """The tangent of the output along a direction equals <gradient, direction> for each
+    output element (jvp against vjp), through the fused gates."""
+    lstm = nn.LSTM(3, 4)
+    rng = np.random.default_rng(7)
+    x, direction = rng.standard_normal((4, 2, 3)), rng.standard_normal((4, 2, 3))
+    _, tangent = ag.func.jvp(lambda v: lstm(v)[0], (ag.tensor(x),), (ag.tensor(direction),))
+    probe = rng.standard_normal((4, 2, 4))
+    leaf = ag.tensor(x, requires_grad=True)
+    (lstm(leaf)[0] * ag.tensor(probe)).sum().backward()
+    assert (tangent.data * probe).sum() == pytest.approx((leaf.grad.data * direction).sum(),
+                                                         rel=1e-10)
