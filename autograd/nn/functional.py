@@ -46,6 +46,7 @@ from .activations import (
 )
 from .attention import scaled_dot_product_attention
 from .conv import adaptive_avg_pool1d, adaptive_max_pool2d, avg_pool1d, max_pool1d
+from .ctc import ctc_loss
 from .distance import cosine_similarity, pairwise_distance
 from .layers import dropout, dropout1d, dropout2d, embedding, embedding_bag
 from .losses import (
@@ -97,6 +98,7 @@ __all__ = [
     "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
+    "ctc_loss",
     "dropout",
     "dropout1d",
     "dropout2d",

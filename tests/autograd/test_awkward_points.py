@@ -279,7 +279,7 @@ EXCLUDED = {
         "poisson_nll_loss", "gaussian_nll_loss", "index_select", "masked_select",
         "take_along_dim", "narrow", "movedim", "moveaxis", "repeat_interleave", "unflatten",
         "hstack", "vstack", "dstack", "column_stack", "diag", "diagonal", "diag_embed",
-        "tensordot", "kron", "cross", "cdist", "meshgrid", "scatter", "index_add")},
+        "tensordot", "kron", "cross", "cdist", "meshgrid", "scatter", "index_add", "ctc_loss")},
 }
 # prelu's weight is a tensor operand, but with a fixed weight it is swept as a unary op too.
 EXCLUDED.pop("prelu")
