@@ -272,7 +272,10 @@ def test_the_train_lessons_spiral_link_fits_and_opens_one_samples_graph(laptop, 
     expect(laptop.get_by_role("button", name="Start")).to_be_visible()
     idle(laptop)
     accuracy = metric(laptop, "Test accuracy").inner_text()
-    assert step() >= 1000 and float(accuracy.rstrip(" %")) >= 85, (step(), accuracy)
+    # wherever Pause lands after step 1,000: "moving between 80 and 92 % from one step to the
+    # next" (tests/playground/test_train_lessons.py checks every step of the trainer itself)
+    assert "moving between 80 and 92 % from one step to the next" in said
+    assert step() >= 1000 and float(accuracy.rstrip(" %")) >= 80, (step(), accuracy)
 
     assert "press *Open one sample's graph*" in said and "(`W1`, `b1`, …)" in said
     laptop.get_by_role("button", name="Open one sample's graph").click()

@@ -21,6 +21,13 @@ def test_the_readme_spiral_link_fits_the_spiral_within_a_thousand_steps_and_stay
     print(f"\nspiral link: 1,000 steps in {time.process_time() - started:.2f} s of CPU, test "
           f"accuracy {trainer.history[-1].test_accuracy:.0%}")
     assert trainer.history[-1].test_accuracy >= 0.88  # the README: about 90 %
-    for _ in range(10):  # and it holds, without overfitting, for the next 2,500 steps
+    accuracies = []
+    for _ in range(400):  # the README: 88 % on average over steps 1,000 to 1,400, each 80-92 %
+        trainer.run(1)
+        accuracies.append(trainer.history[-1].test_accuracy)
+    assert min(accuracies) >= 0.80 and max(accuracies) <= 0.925, (min(accuracies),
+                                                                    max(accuracies))
+    assert 0.86 <= sum(accuracies) / len(accuracies) <= 0.90
+    for _ in range(8):  # and it holds, without overfitting, for the next 2,000 steps
         trainer.run(250)
-        assert trainer.history[-1].test_accuracy >= 0.85, trainer.steps
+        assert trainer.history[-1].test_accuracy >= 0.80, trainer.steps
