@@ -21,6 +21,8 @@ restart the next request opens a fresh connection by itself.
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
@@ -64,10 +66,27 @@ def make_engine(url: str | None = None) -> Engine:
 def _sqlite_connect(dbapi_connection, _record) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy's BEGIN, not the driver's guesses
     cursor = dbapi_connection.cursor()
-    for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON",
-                   f"busy_timeout={BUSY_TIMEOUT_S * 1000}"):
+    for pragma in (f"busy_timeout={BUSY_TIMEOUT_S * 1000}", "synchronous=FULL", "foreign_keys=ON"):
         cursor.execute(f"PRAGMA {pragma}")
+    _use_wal(cursor)
     cursor.close()
+
+
+def _use_wal(cursor) -> None:
+    """Switch a new file to write-ahead logging, retrying while another connection switches it.
+
+    SQLite answers "database is locked" at once, without its busy handler, to a connection that
+    changes the journal mode while another one is opening the same new file (replicas starting
+    together); the mode is the file's, so a retry finds it set and does nothing.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while cursor.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _sqlite_begin(conn) -> None:
