@@ -55,7 +55,7 @@ class Function:
     #   itself when it is kept (see the class doc), else the Function that made it or, for a
     #   constant, a _WeakConstant. Slots rather than a tuple: every object an op leaves alive
     #   until backward is one more for the garbage collector to count and promote, so an op keeps
-    #   only itself and its output (issue 14.2). _second is None for one input, _more is None
+    #   only itself and its output. _second is None for one input, _more is None
     #   for up to two.
     # _saved: how many values forward saved (0: none), or None once backward freed them; the
     #   values themselves sit in _s0, _s1 and, past two, the tuple _s_more (no tuple per op,

@@ -1,4 +1,4 @@
-"""A flooding client against a class (issue 28, findings 5 and 6): what one hostile socket costs.
+"""A flooding client against a class: what one hostile socket costs.
 
 Each flooding client opens the Graph page on one websocket, sends `--reruns` rerun requests
 back-to-back, each carrying a different heavy share link (the largest graphs the limits allow,

@@ -5,10 +5,10 @@ server would; the time of that request's run is the case's server time. The base
 the same run between the cases, is an ordinary edit: applying a two-line expression. Target:
 every case answered (refused with its message, or accepted) in under one second.
 
-``--heavy`` measures the links of issue 28 instead, each opened by a new session: the CPU time of
-that first run, the peak of Python's memory during it and what the session still holds after it
-(freed when the session goes), and the memory of one session that opens several such links in
-turn (its undo history).
+``--heavy`` measures the costliest links a student can share instead, each opened by a new
+session: the CPU time of that first run, the peak of Python's memory during it and what the
+session still holds after it (freed when the session goes), and the memory of one session that
+opens several such links in turn (its undo history).
 
     python benchmarks/hostile.py [--door expression] [--slowest 10]
     python benchmarks/hostile.py --heavy [--links 10]

@@ -1,4 +1,4 @@
-"""How many sessions one address may hold open at once (issue 28, finding 6).
+"""How many sessions one address may hold open at once.
 
 Every open tab is a session the server keeps (its graph, its undo history, its script runs), so
 one client opening hundreds of them takes what a class needs. ``Admissions.admit`` lets an

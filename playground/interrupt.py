@@ -1,4 +1,4 @@
-"""A hook that lets the app stop heavy work nobody waits for any more (issue 28, finding 5).
+"""A hook that lets the app stop heavy work nobody waits for any more.
 
 A server runs a student's request on a thread of its own; when the student has already asked
 for something newer, or closed the tab, the rest of the work is wasted, and a client sending
