@@ -79,8 +79,9 @@ def output_name(spec, output=None) -> str:
     return name
 
 
-def forward(spec, estimate=None, deadline=None) -> dict[str, ag.Tensor]:
-    """Build every node's tensor in spec order (recording for backward unless inside no_grad).
+def forward(spec, estimate=None, deadline=None, retain_grad=False) -> dict[str, ag.Tensor]:
+    """Build every node's tensor in spec order (recording for backward unless inside no_grad);
+    with ``retain_grad``, every op node that backward reaches keeps its gradient.
 
     ``estimate`` (``budget.check_evaluation(spec)``, made here when not given) has checked the
     graph's cost; ``deadline`` is checked before every op. Errors name the node, the op and the
@@ -88,17 +89,32 @@ def forward(spec, estimate=None, deadline=None) -> dict[str, ag.Tensor]:
     """
     estimate = estimate if estimate is not None else budget.check_evaluation(spec)
     deadline = deadline if deadline is not None else budget.Deadline("evaluating the graph")
-    tensors: dict[str, ag.Tensor] = {}
-    with np.errstate(all="ignore"):
+    tensors = run(spec.nodes, {}, estimate, deadline)
+    if retain_grad:
         for node in spec.nodes:
-            if node.kind == "op":
-                deadline.check()
-                operands = [tensors[name] for name in node.operands]
-                tensors[node.name] = apply_node(node, operands,
-                                                checked=node.name in estimate.shapes)
-            else:
-                tensors[node.name] = ag.Tensor(node.array(), requires_grad=node.kind == "input",
-                                               name=node.name)
+            if node.kind == "op" and tensors[node.name].requires_grad:
+                tensors[node.name].retain_grad()
+    return tensors
+
+
+def leaf_tensor(node) -> ag.Tensor:
+    """A leaf node's tensor: an input requires grad, a constant does not."""
+    return ag.Tensor(node.array(), requires_grad=node.kind == "input", name=node.name)
+
+
+def run(nodes, tensors: dict[str, ag.Tensor], estimate, deadline,
+        leaf=leaf_tensor) -> dict[str, ag.Tensor]:
+    """Compute ``nodes`` in order into ``tensors``, which already holds every other operand:
+    a leaf by ``leaf(node)``, an op by the engine after ``deadline.check()``. The one loop
+    from spec to tensors that evaluation, forward mode and the finite differences share."""
+    with np.errstate(all="ignore"):
+        for node in nodes:
+            if node.kind != "op":
+                tensors[node.name] = leaf(node)
+                continue
+            deadline.check()
+            tensors[node.name] = apply_node(node, [tensors[o] for o in node.operands],
+                                            checked=node.name in estimate.shapes)
     return tensors
 
 
@@ -159,10 +175,7 @@ def evaluate(spec, output=None) -> Result:
     """
     output = output_name(spec, output)
     deadline = budget.Deadline("evaluating the graph")
-    tensors = forward(spec, budget.check_evaluation(spec), deadline)
-    for node in spec.nodes:
-        if node.kind == "op" and tensors[node.name].requires_grad:
-            tensors[node.name].retain_grad()
+    tensors = forward(spec, budget.check_evaluation(spec), deadline, retain_grad=True)
     root = tensors[output]
     with np.errstate(all="ignore"):
         if root.requires_grad:

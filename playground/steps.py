@@ -24,7 +24,7 @@ from autograd import forward_ad
 
 from . import budget, registry
 from .errors import SpecError
-from .evaluate import Result, apply_node, forward, output_name
+from .evaluate import Result, forward, output_name, run
 from .registry import arithmetic, elementwise
 
 MODES = {
@@ -132,10 +132,7 @@ def _sum(terms) -> np.ndarray | None:
 def backward_steps(spec, output=None) -> Backward:
     """Run the graph forward and backward with the engine, recording every backward step."""
     output = output_name(spec, output)
-    tensors = forward(spec)
-    for node in spec.nodes:  # the same run as evaluate's
-        if node.kind == "op" and tensors[node.name].requires_grad:
-            tensors[node.name].retain_grad()
+    tensors = forward(spec, retain_grad=True)  # the same run as evaluate's
     shapes = {n.name: tuple(tensors[n.name].shape) for n in spec.nodes
               if tensors[n.name].requires_grad}
     root = tensors[output]
@@ -221,19 +218,14 @@ def tangents(spec, result: Result, wrt: str, element: int = 0) -> Tangents:
     deadline = budget.Deadline("forward mode")
     direction = np.zeros(size)
     direction[element] = 1.0
-    tensors: dict[str, ag.Tensor] = {}
-    with np.errstate(all="ignore"), ag.no_grad(), forward_ad.dual_level():
-        for node in spec.nodes:
-            if node.kind == "op":
-                deadline.check()
-                operands = [tensors[o] for o in node.operands]
-                tensors[node.name] = apply_node(node, operands,
-                                                checked=node.name in estimate.shapes)
-                continue
-            leaf = ag.Tensor(node.array())
-            if node.name == wrt:
-                leaf = forward_ad.make_dual(leaf, direction.reshape(leaf.shape))
-            tensors[node.name] = leaf
+
+    def leaf(node):
+        tensor = ag.Tensor(node.array())
+        return (forward_ad.make_dual(tensor, direction.reshape(tensor.shape))
+                if node.name == wrt else tensor)
+
+    with ag.no_grad(), forward_ad.dual_level():
+        tensors = run(spec.nodes, {}, estimate, deadline, leaf)
         values = {}
         for n in result.nodes:
             tangent = forward_ad.unpack_dual(tensors[n.name]).tangent
