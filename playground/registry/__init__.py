@@ -2,10 +2,11 @@
 
 An entry (``OpInfo``) says how many operands the op takes, which attributes it has (type,
 default), what it does in one line, its local derivative as LaTeX and in a plain sentence (for
-teaching), how to apply it with the engine and how PyTorch writes it. Parser, validator,
-evaluator, export and pages all read this table: an op the engine has (its Function class in
-``autograd/ops/<family>.py``) reaches the playground through one entry in the family module
-here (``playground/registry/<family>.py``).
+teaching), how to apply it with the engine, how PyTorch writes it, and its shape rule (with which
+``playground.budget`` knows every node's shape and cost before computing it). Parser, validator,
+evaluator, cost guard, export and pages all read this table: an op the engine has (its Function
+class in ``autograd/ops/<family>.py``) reaches the playground through one entry in the family
+module here (``playground/registry/<family>.py``).
 """
 
 from __future__ import annotations

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 import autograd as ag
 
 from .. import torch_code
 from ..torch_code import TorchCode
+from . import rules
+from .rules import ShapeRule, WorkRule
 
 
 @dataclass(frozen=True)
@@ -27,25 +29,32 @@ class Attr:
 
 @dataclass(frozen=True)
 class OpInfo:
-    """One op: ``arity`` is its operand count, or None for "one or more" (stack, concatenate).
+    """One op, its settings given by keyword after its name.
 
+    ``arity`` is its operand count, or None for "one or more" (stack, concatenate).
     ``symbol`` is its operator in the expression language ("+", "@", unary "-"), if it has one;
     ``example`` is a call a student can copy; ``apply(*tensors, **attrs)`` runs it with the engine;
     ``torch`` is how the PyTorch export writes it; ``sentence`` says in plain words what the
     local derivative does, for the Gradients and Step through pages.
+    ``shape`` is its shape rule (``rules.ShapeRule``), with which ``playground.budget`` knows
+    every node's shape and cost before computing anything (an entry without one is refused there);
+    ``work`` adds the work units beyond one per element, for ops that do more (``rules.WorkRule``).
     ``needs_one_of`` names attributes of which at least one must be given (clip: min or max).
     ``symbols`` are the operands' names in ``derivative`` where they are not x (one operand) or
     a, b (two), for playground.formulas to put the node's own names in their place.
     """
 
     name: str
+    _: KW_ONLY
     arity: int | None
-    attrs: tuple[Attr, ...]
+    attrs: tuple[Attr, ...] = ()
     description: str
     derivative: str
     apply: Callable
     example: str
     torch: TorchCode
+    shape: ShapeRule | None = None
+    work: WorkRule | None = None
     symbol: str | None = None
     needs_one_of: tuple[str, ...] = ()
     sentence: str = ""
@@ -83,20 +92,24 @@ KEEPDIMS = Attr("keepdims", "bool", False)
 LAST = Attr("axis", "dim", -1)
 
 
-def binary(name, symbol, description, derivative, torch, sentence, symbols=()):
-    """An elementwise op of two operands, applied as ``autograd.<name>``."""
+def binary(name, *, symbol=None, description, derivative, torch, sentence, symbols=(),
+           shape=rules.broadcast, work=None):
+    """An op of two operands, applied as ``autograd.<name>``: elementwise with broadcasting unless
+    ``shape`` says otherwise."""
     example = f"a {symbol} b" if symbol else f"{name}(a, b)"
-    return OpInfo(name, 2, (), description, derivative, getattr(ag, name), example, torch,
-                  symbol, sentence=sentence, symbols=symbols)
+    return OpInfo(name, arity=2, description=description, derivative=derivative,
+                  apply=getattr(ag, name), example=example, torch=torch, shape=shape, work=work,
+                  symbol=symbol, sentence=sentence, symbols=symbols)
 
 
-def unary(name, description, derivative, sentence):
+def unary(name, *, description, derivative, sentence):
     """An elementwise op of one operand: ``autograd.<name>``, written ``torch.<name>``."""
-    return OpInfo(name, 1, (), description, derivative, getattr(ag, name), f"{name}(x)",
-                  torch_code.call(f"torch.{name}"), sentence=sentence)
+    return OpInfo(name, arity=1, description=description, derivative=derivative,
+                  apply=getattr(ag, name), example=f"{name}(x)",
+                  torch=torch_code.call(f"torch.{name}"), shape=rules.same, sentence=sentence)
 
 
-def reduction(name, description, derivative, torch_name, sentence):
+def reduction(name, *, description, derivative, torch_name, sentence):
     """A reduction over all axes or the given ones: ``autograd.<name>(x, axis=, keepdims=)``,
     with NumPy's keywords, so max and min give their values (their ``dim=`` gives PyTorch's
     pair of values and indices)."""
@@ -107,12 +120,14 @@ def reduction(name, description, derivative, torch_name, sentence):
 
     apply.__name__ = apply.__qualname__ = name
     apply.__doc__ = engine.__doc__
-    return OpInfo(name, 1, (AXIS, KEEPDIMS), description, derivative, apply,
-                  f"{name}(x, axis=0)", torch_code.reduction(torch_name), sentence=sentence)
+    return OpInfo(name, arity=1, attrs=(AXIS, KEEPDIMS), description=description,
+                  derivative=derivative, apply=apply, example=f"{name}(x, axis=0)",
+                  torch=torch_code.reduction(torch_name), shape=rules.reduced, sentence=sentence)
 
 
-def shape_op(name, attrs, description, apply, example, torch, sentence):
+def shape_op(name, *, attrs=(), description, apply, example, torch, shape, sentence):
     """A shape op: it moves elements, so its gradient moves them back."""
-    return OpInfo(name, 1, attrs, description,
-                  r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))", apply,
-                  example, torch, sentence=sentence)
+    return OpInfo(name, arity=1, attrs=attrs, description=description,
+                  derivative=r"\bar{x} = \operatorname{reshape}(\bar{y},\ "
+                             r"\operatorname{shape}(x))",
+                  apply=apply, example=example, torch=torch, shape=shape, sentence=sentence)

@@ -12,6 +12,7 @@ from numpy.lib.array_utils import normalize_axis_index
 import autograd as ag
 
 from .. import torch_code
+from . import rules
 from .entry import Attr, OpInfo, refusing
 
 AXIS = Attr("axis", "dim", None, required=True)
@@ -49,47 +50,47 @@ def _scatter_shape(shapes, attrs):
     return x
 
 
-def _masked_fill_shape(shapes, attrs):
-    return tuple(np.broadcast_shapes(shapes[0], shapes[1]))
-
-
 ENTRIES = (
     OpInfo(
-        "gather", 2, (AXIS,),
-        "Elements picked along an axis by an index of whole numbers: x[i][index[i][j]].",
-        r"\bar{x}[\ldots, i, \ldots] \mathrel{+}= \bar{y}",
-        lambda x, index, axis: ag.gather(x, axis, _whole_numbers(index, "gather", "index")),
-        "gather(x, c, axis=0)",
-        torch_code.code(lambda x, a, n: f"torch.gather({x[0]}, {a['axis']}, {x[1]}.long())"),
-        symbols=("x", "i"),
+        "gather", arity=2, attrs=(AXIS,),
+        description=(
+            "Elements picked along an axis by an index of whole numbers: x[i][index[i][j]]."
+        ),
+        derivative=r"\bar{x}[\ldots, i, \ldots] \mathrel{+}= \bar{y}",
+        apply=lambda x, index, axis: ag.gather(x, axis, _whole_numbers(index, "gather", "index")),
+        example="gather(x, c, axis=0)",
+        torch=torch_code.code(lambda x, a, n: f"torch.gather({x[0]}, {a['axis']}, {x[1]}.long())"),
+        shape=_places_shape, symbols=("x", "i"),
         sentence=(
             "Each picked element gets the upstream gradient back at its place; an element picked "
             "twice gets both."
         ),
     ),
     OpInfo(
-        "scatter_add", 3, (AXIS,),
-        "The tensor with src added at the places an index of whole numbers names along an axis.",
-        r"\bar{x} = \bar{y},\quad \bar{s} = \bar{y}[\ldots, i, \ldots]",
-        lambda x, index, src, axis: ag.scatter_add(
+        "scatter_add", arity=3, attrs=(AXIS,),
+        description=(
+            "The tensor with src added at the places an index of whole numbers names along an axis."
+        ),
+        derivative=r"\bar{x} = \bar{y},\quad \bar{s} = \bar{y}[\ldots, i, \ldots]",
+        apply=lambda x, index, src, axis: ag.scatter_add(
             x, axis, _whole_numbers(index, "scatter_add", "index"), src),
-        "scatter_add(x, c, y, axis=0)",
-        torch_code.code(lambda x, a, n: f"torch.scatter_add({x[0]}, {a['axis']}, "
-                                        f"{x[1]}.long(), {x[2]})"),
-        symbols=("x", "i", "s"),
+        example="scatter_add(x, c, y, axis=0)",
+        torch=torch_code.code(lambda x, a, n: f"torch.scatter_add({x[0]}, {a['axis']}, "
+                                              f"{x[1]}.long(), {x[2]})"),
+        shape=_scatter_shape, symbols=("x", "i", "s"),
         sentence=(
             "x passes the gradient straight through; each src element gets the gradient of the "
             "place it was added to."
         ),
     ),
     OpInfo(
-        "masked_fill", 2, (Attr("value", "float", 0.0),),
-        "The tensor with a value put wherever the mask (of 0s and 1s) holds 1.",
-        r"\bar{x} = \bar{y}\ \text{where}\ m = 0,\ \text{else}\ 0",
-        lambda x, mask, value=0.0: ag.masked_fill(x, _mask(mask), value),
-        "masked_fill(x, c, value=0.0)",
-        torch_code.code(lambda x, a, n: f"{x[0]}.masked_fill({x[1]}.bool(), {a['value']!r})"),
-        symbols=("x", "m"),
+        "masked_fill", arity=2, attrs=(Attr("value", "float", 0.0),),
+        description="The tensor with a value put wherever the mask (of 0s and 1s) holds 1.",
+        derivative=r"\bar{x} = \bar{y}\ \text{where}\ m = 0,\ \text{else}\ 0",
+        apply=lambda x, mask, value=0.0: ag.masked_fill(x, _mask(mask), value),
+        example="masked_fill(x, c, value=0.0)",
+        torch=torch_code.code(lambda x, a, n: f"{x[0]}.masked_fill({x[1]}.bool(), {a['value']!r})"),
+        shape=rules.broadcast, symbols=("x", "m"),
         sentence="Filled places no longer depend on x, so they get 0; the others pass it through.",
     ),
 )
@@ -115,36 +116,34 @@ def _take_along_dim_shape(shapes, attrs):
 
 ENTRIES += (
     OpInfo(
-        "index_select", 2, (Attr("dim", "dim", None, required=True, suggested=0),),
-        "The slices of x along dim at the positions a 1-D index of whole numbers names.",
-        r"\bar{x}[\ldots, i_k, \ldots] \mathrel{+}= \bar{y}[\ldots, k, \ldots]",
-        lambda x, index, dim: ag.index_select(
+        "index_select", arity=2, attrs=(Attr("dim", "dim", None, required=True, suggested=0),),
+        description=(
+            "The slices of x along dim at the positions a 1-D index of whole numbers names."
+        ),
+        derivative=r"\bar{x}[\ldots, i_k, \ldots] \mathrel{+}= \bar{y}[\ldots, k, \ldots]",
+        apply=lambda x, index, dim: ag.index_select(
             x, dim, _whole_numbers(index, "index_select", "index")),
-        "index_select(x, c, dim=0)",
-        torch_code.code(lambda x, a, n: f"torch.index_select({x[0]}, {a['dim']}, "
-                                        f"{x[1]}.long())"),
-        symbols=("x", "i"),
-        sentence="Each picked slice gets its gradient back at its place; one picked twice gets both.",
+        example="index_select(x, c, dim=0)",
+        torch=torch_code.code(lambda x, a, n: f"torch.index_select({x[0]}, {a['dim']}, "
+                                              f"{x[1]}.long())"),
+        shape=_index_select_shape, symbols=("x", "i"),
+        sentence=(
+            "Each picked slice gets its gradient back at its place; one picked twice gets both."
+        ),
     ),
     OpInfo(
-        "take_along_dim", 2, (Attr("dim", "axis", None),),
-        "Elements picked along dim by an index of whole numbers (the flat x if no dim).",
-        r"\bar{x}[\ldots, i, \ldots] \mathrel{+}= \bar{y}",
-        refusing(lambda x, index, dim=None: ag.take_along_dim(
+        "take_along_dim", arity=2, attrs=(Attr("dim", "axis", None),),
+        description=(
+            "Elements picked along dim by an index of whole numbers (the flat x if no dim)."
+        ),
+        derivative=r"\bar{x}[\ldots, i, \ldots] \mathrel{+}= \bar{y}",
+        apply=refusing(lambda x, index, dim=None: ag.take_along_dim(
             x, _whole_numbers(index, "take_along_dim", "index"), dim)),
-        "take_along_dim(x, c, dim=1)",
-        torch_code.code(lambda x, a, n: f"torch.take_along_dim({x[0]}, {x[1]}.long()"
-                                        + ("" if a["dim"] is None else f", dim={a['dim']}") + ")"),
-        symbols=("x", "i"),
+        example="take_along_dim(x, c, dim=1)",
+        torch=torch_code.code(
+            lambda x, a, n: f"torch.take_along_dim({x[0]}, {x[1]}.long()"
+                            + ("" if a["dim"] is None else f", dim={a['dim']}") + ")"),
+        shape=_take_along_dim_shape, symbols=("x", "i"),
         sentence="Each picked element gets the upstream gradient back; one picked twice gets both.",
     ),
 )
-
-SHAPE_RULES = {
-    "index_select": _index_select_shape,
-    "take_along_dim": _take_along_dim_shape,
-    "gather": _places_shape,
-    "scatter_add": _scatter_shape,
-    "masked_fill": _masked_fill_shape,
-}
-"""Output shapes of this module's ops, for playground.budget."""

@@ -1,5 +1,7 @@
 """Registry entries: linalg."""
 
+import math
+
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
@@ -9,12 +11,48 @@ from autograd.ops.linalg import Einsum
 
 from .. import torch_code
 from .entry import Attr, OpInfo, binary, refusing
+from .rules import MACS_PER_UNIT
+
+
+def _matmul_shape(shapes, attrs):
+    a, b = shapes
+    if not a or not b:
+        raise ValueError("matmul needs operands with at least one axis")
+    a2 = (1, *a) if len(a) == 1 else a
+    b2 = (*b, 1) if len(b) == 1 else b
+    if a2[-1] != b2[-2]:
+        raise ValueError(f"matmul: {a} @ {b} do not fit")
+    batch = tuple(np.broadcast_shapes(a2[:-2], b2[:-2]))
+    out = (*batch, a2[-2], b2[-1])
+    if len(a) == 1:
+        out = out[:-2] + out[-1:]
+    if len(b) == 1:
+        out = out[:-1]
+    return out
+
+
+def _linear_shape(shapes, attrs):
+    x, weight, bias = shapes
+    if not x or len(weight) != 2 or x[-1] != weight[1]:
+        raise ValueError("linear: the input's last axis must match the weight's second")
+    return tuple(np.broadcast_shapes((*x[:-1], weight[0]), bias))
+
+
+def _product_work(left):
+    """The multiply-adds of a matrix product whose left factor is operand ``left`` (after the
+    added input of addmm and baddbmm): each output element sums over its last axis."""
+    def work(shapes, out, attrs):
+        inner = shapes[left][-1] if shapes[left] else 1
+        return math.prod(out) * inner // MACS_PER_UNIT
+    return work
+
 
 ENTRIES = (
     binary(
-        "matmul", "@", "Matrix product a @ b (vectors and stacks of matrices too).",
-        r"\bar{A} = \bar{Y} B^{\top},\quad \bar{B} = A^{\top} \bar{Y}",
-        torch_code.infix("@"),
+        "matmul", symbol="@",
+        description="Matrix product a @ b (vectors and stacks of matrices too).",
+        derivative=r"\bar{A} = \bar{Y} B^{\top},\quad \bar{B} = A^{\top} \bar{Y}",
+        torch=torch_code.infix("@"), shape=_matmul_shape, work=_product_work(0),
         sentence=(
             "A matrix product's gradient is another matrix product: the upstream gradient times "
             'the other operand, transposed.'
@@ -22,11 +60,12 @@ ENTRIES = (
         symbols=("A", "B"),
     ),
     OpInfo(
-        "linear", 3, (),
-        "A layer's affine map x @ W.T + b, with W of shape (out, in), as in nn.Linear.",
-        r"\bar{x} = \bar{y} W,\quad \bar{W} = \bar{y}^{\top} x,\quad "
-        r"\bar{b} = \textstyle\sum_{\text{rows}} \bar{y}",
-        F.linear, "linear(x, W, b)", torch_code.call("F.linear"),
+        "linear", arity=3,
+        description="A layer's affine map x @ W.T + b, with W of shape (out, in), as in nn.Linear.",
+        derivative=r"\bar{x} = \bar{y} W,\quad \bar{W} = \bar{y}^{\top} x,\quad "
+                   r"\bar{b} = \textstyle\sum_{\text{rows}} \bar{y}",
+        apply=F.linear, example="linear(x, W, b)", torch=torch_code.call("F.linear"),
+        shape=_linear_shape, work=_product_work(0),
         sentence=(
             "A layer's weight gradient is the upstream gradient times the input, summed over the "
             'batch; the bias gets the upstream gradient summed.'
@@ -44,6 +83,12 @@ def _einsum(*operands, equation):
 def _einsum_shape(shapes, attrs):
     terms, output, sizes = Einsum.parse(attrs["equation"], shapes)
     return tuple(sizes[c] for c in output)
+
+
+def _einsum_work(shapes, out, attrs):
+    """Every subscript's size multiplied out: the multiply-adds of the summation."""
+    _, _, sizes = Einsum.parse(attrs["equation"], shapes)
+    return math.prod(sizes.values()) // MACS_PER_UNIT
 
 
 def _product_shape(batched):
@@ -66,36 +111,45 @@ def _dot_shape(shapes, attrs):
 
 ENTRIES += (
     OpInfo(
-        "bmm", 2, (), "Batched matrix product of two 3-D tensors with equal batch sizes.",
-        r"\bar{A}_b = \bar{Y}_b B_b^{\top},\quad \bar{B}_b = A_b^{\top} \bar{Y}_b",
-        ag.bmm, "bmm(a, b)", torch_code.call("torch.bmm"), symbols=("A", "B"),
+        "bmm", arity=2,
+        description="Batched matrix product of two 3-D tensors with equal batch sizes.",
+        derivative=r"\bar{A}_b = \bar{Y}_b B_b^{\top},\quad \bar{B}_b = A_b^{\top} \bar{Y}_b",
+        apply=ag.bmm, example="bmm(a, b)", torch=torch_code.call("torch.bmm"),
+        shape=_product_shape(batched=True), work=_product_work(0), symbols=("A", "B"),
         sentence=(
             "Each matrix of the batch gets matmul's gradient: the upstream gradient times the "
             "other operand, transposed."
         ),
     ),
     OpInfo(
-        "dot", 2, (), "Dot product of two vectors of one length: sum(a * b).",
-        r"\bar{a} = \bar{y}\, b,\quad \bar{b} = \bar{y}\, a",
-        ag.dot, "dot(a, b)", torch_code.call("torch.dot"),
+        "dot", arity=2, description="Dot product of two vectors of one length: sum(a * b).",
+        derivative=r"\bar{a} = \bar{y}\, b,\quad \bar{b} = \bar{y}\, a", apply=ag.dot,
+        example="dot(a, b)", torch=torch_code.call("torch.dot"), shape=_dot_shape,
         sentence="Each vector's gradient is the other vector, scaled by the upstream gradient.",
     ),
     OpInfo(
-        "outer", 2, (), "Outer product of two vectors: y[i, j] = a[i] * b[j].",
-        r"\bar{a} = \bar{Y} b,\quad \bar{b} = \bar{Y}^{\top} a",
-        ag.outer, "outer(a, b)", torch_code.call("torch.outer"),
+        "outer", arity=2, description="Outer product of two vectors: y[i, j] = a[i] * b[j].",
+        derivative=r"\bar{a} = \bar{Y} b,\quad \bar{b} = \bar{Y}^{\top} a", apply=ag.outer,
+        example="outer(a, b)", torch=torch_code.call("torch.outer"),
+        shape=_product_shape(batched=False),
         sentence=(
             "Each a[i] scaled a whole row, so its gradient is that row of the upstream gradient "
             "dotted with b."
         ),
     ),
     OpInfo(
-        "einsum", None, (Attr("equation", "equation", None, required=True,
-                              suggested="ij,jk->ik"),),
-        "Einstein summation: multiply along equal subscripts, sum those the output leaves out.",
-        r"\bar{x}_k = \operatorname{einsum}(\bar{y},\ x_{j \neq k} \to \text{subscripts of } x_k)",
-        _einsum, "einsum(a, b, equation='ij,jk->ik')",
-        torch_code.code(lambda x, a, n: f"torch.einsum({a['equation']!r}, {', '.join(x)})"),
+        "einsum", arity=None,
+        attrs=(Attr("equation", "equation", None, required=True, suggested="ij,jk->ik"),),
+        description=(
+            "Einstein summation: multiply along equal subscripts, sum those the output leaves out."
+        ),
+        derivative=(
+            r"\bar{x}_k = \operatorname{einsum}(\bar{y},\ x_{j \neq k} \to "
+            r"\text{subscripts of } x_k)"
+        ),
+        apply=_einsum, example="einsum(a, b, equation='ij,jk->ik')",
+        torch=torch_code.code(lambda x, a, n: f"torch.einsum({a['equation']!r}, {', '.join(x)})"),
+        shape=_einsum_shape, work=_einsum_work,
         sentence=(
             "Each operand's gradient is another einsum: the upstream gradient times the other "
             "operands, summed back onto its subscripts."
@@ -137,40 +191,48 @@ def _torch_scaled(name):
 
 ENTRIES += (
     OpInfo(
-        "mm", 2, (), "Product of two matrices, (n, m) @ (m, p): no vectors, batches or "
+        "mm", arity=2,
+        description="Product of two matrices, (n, m) @ (m, p): no vectors, batches or "
         "broadcasting.",
-        r"\bar{A} = \bar{Y} B^{\top},\quad \bar{B} = A^{\top} \bar{Y}",
-        ag.mm, "mm(a, b)", torch_code.call("torch.mm"), symbols=("A", "B"),
+        derivative=r"\bar{A} = \bar{Y} B^{\top},\quad \bar{B} = A^{\top} \bar{Y}", apply=ag.mm,
+        example="mm(a, b)", torch=torch_code.call("torch.mm"), shape=_mm_shape,
+        work=_product_work(0), symbols=("A", "B"),
         sentence="As matmul: each matrix gets the upstream gradient times the other, transposed.",
     ),
     OpInfo(
-        "mv", 2, (), "A matrix times a vector, (n, m) @ (m,) -> (n,).",
-        r"\bar{A} = \bar{y}\, v^{\top},\quad \bar{v} = A^{\top} \bar{y}",
-        ag.mv, "mv(a, b)", torch_code.call("torch.mv"), symbols=("A", "v"),
+        "mv", arity=2, description="A matrix times a vector, (n, m) @ (m,) -> (n,).",
+        derivative=r"\bar{A} = \bar{y}\, v^{\top},\quad \bar{v} = A^{\top} \bar{y}", apply=ag.mv,
+        example="mv(a, b)", torch=torch_code.call("torch.mv"), shape=_mv_shape,
+        work=_product_work(0), symbols=("A", "v"),
         sentence=(
             "The matrix gets the outer product of the upstream gradient and the vector; the "
             "vector gets the matrix, transposed, times the upstream gradient."
         ),
     ),
     OpInfo(
-        "addmm", 3, _SCALES, "Matrix product added to c (which broadcasts): beta·c + "
+        "addmm", arity=3, attrs=_SCALES,
+        description="Matrix product added to c (which broadcasts): beta·c + "
         "alpha·(a @ b), as a linear layer does.",
-        r"\bar{c} = \beta\,\bar{Y},\quad \bar{A} = \alpha\,\bar{Y} B^{\top},\quad "
-        r"\bar{B} = \alpha\,A^{\top} \bar{Y}",
-        lambda c, a, b, beta=1.0, alpha=1.0: ag.addmm(c, a, b, beta=beta, alpha=alpha),
-        "addmm(c, a, b, beta=1.0, alpha=1.0)", _torch_scaled("addmm"), symbols=("c", "A", "B"),
+        derivative=r"\bar{c} = \beta\,\bar{Y},\quad \bar{A} = \alpha\,\bar{Y} B^{\top},\quad "
+                   r"\bar{B} = \alpha\,A^{\top} \bar{Y}",
+        apply=lambda c, a, b, beta=1.0, alpha=1.0: ag.addmm(c, a, b, beta=beta, alpha=alpha),
+        example="addmm(c, a, b, beta=1.0, alpha=1.0)", torch=_torch_scaled("addmm"),
+        shape=_added(_mm_shape), work=_product_work(1), symbols=("c", "A", "B"),
         sentence=(
             "The added term gets the upstream gradient times beta (summed where it broadcast); "
             "the product's factors get matmul's gradient times alpha."
         ),
     ),
     OpInfo(
-        "baddbmm", 3, _SCALES, "Batched matrix product added to c: beta·c + alpha·bmm(a, b).",
-        r"\bar{c} = \beta\,\bar{Y},\quad \bar{A}_i = \alpha\,\bar{Y}_i B_i^{\top},\quad "
-        r"\bar{B}_i = \alpha\,A_i^{\top} \bar{Y}_i",
-        lambda c, a, b, beta=1.0, alpha=1.0: ag.baddbmm(c, a, b, beta=beta, alpha=alpha),
-        "baddbmm(c, a, b, beta=1.0, alpha=1.0)", _torch_scaled("baddbmm"),
-        symbols=("c", "A", "B"),
+        "baddbmm", arity=3, attrs=_SCALES,
+        description="Batched matrix product added to c: beta·c + alpha·bmm(a, b).",
+        derivative=(
+            r"\bar{c} = \beta\,\bar{Y},\quad \bar{A}_i = \alpha\,\bar{Y}_i B_i^{\top},\quad "
+            r"\bar{B}_i = \alpha\,A_i^{\top} \bar{Y}_i"
+        ),
+        apply=lambda c, a, b, beta=1.0, alpha=1.0: ag.baddbmm(c, a, b, beta=beta, alpha=alpha),
+        example="baddbmm(c, a, b, beta=1.0, alpha=1.0)", torch=_torch_scaled("baddbmm"),
+        shape=_added(_product_shape(batched=True)), work=_product_work(1), symbols=("c", "A", "B"),
         sentence=(
             "As addmm for each matrix of the batch: beta times the upstream gradient for c, "
             "alpha times matmul's gradient for the factors."
@@ -183,6 +245,12 @@ def _square_shape(shapes, attrs):
     if len(a) < 2 or a[-1] != a[-2]:
         raise ValueError("a square matrix (or a batch of them)")
     return a
+
+
+def _factorisation_work(shapes, out, attrs):
+    """A factorisation of the first operand: m·n·min(m, n) per matrix (n³ if square)."""
+    matrix = shapes[0]
+    return math.prod(matrix) * min(matrix[-2:]) // MACS_PER_UNIT
 
 
 def _determinant_shape(shapes, attrs):
@@ -199,35 +267,40 @@ def _solve_shape(shapes, attrs):
 
 ENTRIES += (
     OpInfo(
-        "inv", 1, (), "Inverse of a square matrix (or of each in a batch): A @ inv(A) = I.",
-        r"\bar{A} = -A^{-\top}\,\bar{Y}\,A^{-\top}",
-        ag.linalg.inv, "inv(x)", torch_code.call("torch.linalg.inv"),
+        "inv", arity=1,
+        description="Inverse of a square matrix (or of each in a batch): A @ inv(A) = I.",
+        derivative=r"\bar{A} = -A^{-\top}\,\bar{Y}\,A^{-\top}", apply=ag.linalg.inv,
+        example="inv(x)", torch=torch_code.call("torch.linalg.inv"), shape=_square_shape,
+        work=_factorisation_work,
         sentence=(
             "Nudging A moves its inverse the other way, scaled by the inverse on both sides: "
             "-A⁻ᵀ Ȳ A⁻ᵀ."
         ),
     ),
     OpInfo(
-        "det", 1, (), "Determinant of a square matrix (or of each in a batch).",
-        r"\frac{\partial y}{\partial A} = \det(A)\,A^{-\top}",
-        ag.linalg.det, "det(x)", torch_code.call("torch.linalg.det"),
+        "det", arity=1, description="Determinant of a square matrix (or of each in a batch).",
+        derivative=r"\frac{\partial y}{\partial A} = \det(A)\,A^{-\top}", apply=ag.linalg.det,
+        example="det(x)", torch=torch_code.call("torch.linalg.det"), shape=_determinant_shape,
+        work=_factorisation_work,
         sentence=(
             "Each entry's gradient is its cofactor, det(A)·A⁻ᵀ: how much the volume grows as "
             "that entry does."
         ),
     ),
     OpInfo(
-        "slogdet", 1, (), "Log of the absolute determinant, log |det A|, computed stably.",
-        r"\frac{\partial y}{\partial A} = A^{-\top}",
-        lambda x: ag.linalg.slogdet(x).logabsdet, "slogdet(x)",
-        torch_code.code(lambda x, a, n: f"torch.linalg.slogdet({x[0]}).logabsdet"),
+        "slogdet", arity=1,
+        description="Log of the absolute determinant, log |det A|, computed stably.",
+        derivative=r"\frac{\partial y}{\partial A} = A^{-\top}",
+        apply=lambda x: ag.linalg.slogdet(x).logabsdet, example="slogdet(x)",
+        torch=torch_code.code(lambda x, a, n: f"torch.linalg.slogdet({x[0]}).logabsdet"),
+        shape=_determinant_shape, work=_factorisation_work,
         sentence="The log-determinant's gradient is the inverse transposed, A⁻ᵀ, at any scale.",
     ),
     OpInfo(
-        "solve", 2, (), "The solution X of A @ X = B (B a vector or a matrix).",
-        r"\bar{B} = A^{-\top}\,\bar{X},\quad \bar{A} = -\bar{B}\,X^{\top}",
-        ag.linalg.solve, "solve(a, b)", torch_code.call("torch.linalg.solve"),
-        symbols=("A", "B"),
+        "solve", arity=2, description="The solution X of A @ X = B (B a vector or a matrix).",
+        derivative=r"\bar{B} = A^{-\top}\,\bar{X},\quad \bar{A} = -\bar{B}\,X^{\top}",
+        apply=ag.linalg.solve, example="solve(a, b)", torch=torch_code.call("torch.linalg.solve"),
+        shape=_solve_shape, work=_factorisation_work, symbols=("A", "B"),
         sentence=(
             "B's gradient is another solve, with A transposed; A's is minus that times the "
             "solution, transposed."
@@ -244,9 +317,11 @@ def _svdvals_shape(shapes, attrs):
 
 ENTRIES += (
     OpInfo(
-        "svdvals", 1, (), "Singular values of a matrix (or of each in a batch), largest first.",
-        r"\bar{A} = U \operatorname{diag}(\bar{s})\, V^{\top}",
-        ag.linalg.svdvals, "svdvals(x)", torch_code.call("torch.linalg.svdvals"),
+        "svdvals", arity=1,
+        description="Singular values of a matrix (or of each in a batch), largest first.",
+        derivative=r"\bar{A} = U \operatorname{diag}(\bar{s})\, V^{\top}", apply=ag.linalg.svdvals,
+        example="svdvals(x)", torch=torch_code.call("torch.linalg.svdvals"), shape=_svdvals_shape,
+        work=_factorisation_work,
         sentence=(
             "Each singular value moves with the matrix along its own pair of singular vectors: "
             "its gradient is u vᵀ."
@@ -270,6 +345,13 @@ def _tensordot_shape(shapes, attrs):
             *(n for i, n in enumerate(b) if i not in b_axes))
 
 
+def _tensordot_work(shapes, out, attrs):
+    """Each output element sums over the contracted axes, whose size squared is a·b/y."""
+    a, b = (math.prod(s) for s in shapes)
+    inner = math.isqrt(a * b // max(math.prod(out), 1))
+    return math.prod(out) * inner // MACS_PER_UNIT
+
+
 def _kron_shape(shapes, attrs):
     ndim = max(len(s) for s in shapes)
     a, b = ((1,) * (ndim - len(s)) + s for s in shapes)
@@ -290,38 +372,58 @@ def _cdist_shape(shapes, attrs):
     return (*np.broadcast_shapes(a[:-2], b[:-2]), a[-2], b[-2])
 
 
+def _cdist_work(shapes, out, attrs):
+    """A difference of M elements per pair of rows, then its norm."""
+    return 3 * math.prod(out) * shapes[0][-1]
+
+
 ENTRIES += (
     OpInfo(
-        "tensordot", 2, (Attr("dims", "count", 2),),
-        "Sum of products over a's last dims axes and b's first dims axes (dims=1: a matrix product).",
-        r"\bar{a} = \operatorname{tensordot}(\bar{y}, b)\ \text{over b's free axes},\quad "
-        r"\bar{b} = \operatorname{tensordot}(a, \bar{y})\ \text{over a's free axes}",
-        refusing(ag.tensordot), "tensordot(a, b, dims=1)",
-        torch_code.call("torch.tensordot", dims="dims"),
+        "tensordot", arity=2, attrs=(Attr("dims", "count", 2),),
+        description=(
+            "Sum of products over a's last dims axes and b's first dims axes (dims=1: a matrix "
+            "product)."
+        ),
+        derivative=(
+            r"\bar{a} = \operatorname{tensordot}(\bar{y}, b)\ \text{over b's free axes},\quad "
+            r"\bar{b} = \operatorname{tensordot}(a, \bar{y})\ \text{over a's free axes}"
+        ),
+        apply=refusing(ag.tensordot), example="tensordot(a, b, dims=1)",
+        torch=torch_code.call("torch.tensordot", dims="dims"), shape=_tensordot_shape,
+        work=_tensordot_work,
         sentence="As in a matrix product, each operand's gradient is the upstream gradient times "
                  "the other operand.",
     ),
     binary(
-        "kron", None, "Kronecker product: every element of a times the whole of b, in blocks.",
-        r"\bar{a}_i = \textstyle\sum \bar{y}_{\text{block } i} \odot b,\quad "
-        r"\bar{b} = \textstyle\sum_i a_i\, \bar{y}_{\text{block } i}",
-        torch_code.call("torch.kron"),
+        "kron",
+        description="Kronecker product: every element of a times the whole of b, in blocks.",
+        derivative=r"\bar{a}_i = \textstyle\sum \bar{y}_{\text{block } i} \odot b,\quad "
+                   r"\bar{b} = \textstyle\sum_i a_i\, \bar{y}_{\text{block } i}",
+        torch=torch_code.call("torch.kron"), shape=_kron_shape,
         sentence="Each element of a scaled one block, so it gets that block's gradient times b.",
     ),
     OpInfo(
-        "cross", 2, (Attr("dim", "dim", -1),),
-        "Cross product of 3-vectors along dim (a and b broadcast), as torch.linalg.cross.",
-        r"\bar{a} = b \times \bar{y},\quad \bar{b} = \bar{y} \times a",
-        refusing(lambda a, b, dim=-1: ag.cross(a, b, dim)), "cross(a, b, dim=-1)", torch_code.call("torch.linalg.cross", dim="dim"),
+        "cross", arity=2, attrs=(Attr("dim", "dim", -1),),
+        description=(
+            "Cross product of 3-vectors along dim (a and b broadcast), as torch.linalg.cross."
+        ),
+        derivative=r"\bar{a} = b \times \bar{y},\quad \bar{b} = \bar{y} \times a",
+        apply=refusing(lambda a, b, dim=-1: ag.cross(a, b, dim)), example="cross(a, b, dim=-1)",
+        torch=torch_code.call("torch.linalg.cross", dim="dim"), shape=_cross_shape,
         sentence="The cross product is linear in each operand: a's gradient is b crossed with "
                  "the upstream gradient.",
     ),
     OpInfo(
-        "cdist", 2, (Attr("p", "float", 2.0),),
-        "The p-norm distance of each row of x1 (P, M) to each row of x2 (R, M): a (P, R) table.",
-        r"\bar{x}_{1,i} = \textstyle\sum_j \bar{y}_{ij}\, \frac{\partial \lVert x_{1,i} - "
-        r"x_{2,j} \rVert_p}{\partial x_{1,i}}",
-        refusing(ag.cdist), "cdist(a, b)", torch_code.call("torch.cdist", p="p"),
+        "cdist", arity=2, attrs=(Attr("p", "float", 2.0),),
+        description=(
+            "The p-norm distance of each row of x1 (P, M) to each row of x2 (R, M): a (P, R) table."
+        ),
+        derivative=(
+            r"\bar{x}_{1,i} = \textstyle\sum_j \bar{y}_{ij}\, \frac{\partial \lVert x_{1,i} - "
+            r"x_{2,j} \rVert_p}{\partial x_{1,i}}"
+        ),
+        apply=refusing(ag.cdist), example="cdist(a, b)",
+        torch=torch_code.call("torch.cdist", p="p"), shape=_cdist_shape, work=_cdist_work,
         sentence="Each row is pulled along the unit directions to the rows it was measured to, "
                  "weighted by the gradient.",
         symbols=("x_1", "x_2"),
@@ -345,48 +447,31 @@ _PAIRWISE_ATTRS = (Attr("p", "float", 2.0), Attr("eps", "float", 1e-6),
 
 ENTRIES += (
     OpInfo(
-        "cosine_similarity", 2, (Attr("dim", "dim", 1), EPS),
-        "The cosine of the angle between x1 and x2 along dim: their dot product over lengths.",
-        r"\bar{x}_1 = \bar{y}\, \frac{1}{\lVert x_1 \rVert} \bigl(\hat{x}_2 - y\, "
-        r"\hat{x}_1\bigr)",
-        F.cosine_similarity, "cosine_similarity(a, b, dim=1)",
-        torch_code.call("F.cosine_similarity", dim="dim", eps="eps"),
+        "cosine_similarity", arity=2, attrs=(Attr("dim", "dim", 1), EPS),
+        description=(
+            "The cosine of the angle between x1 and x2 along dim: their dot product over lengths."
+        ),
+        derivative=r"\bar{x}_1 = \bar{y}\, \frac{1}{\lVert x_1 \rVert} \bigl(\hat{x}_2 - y\, "
+                   r"\hat{x}_1\bigr)",
+        apply=F.cosine_similarity, example="cosine_similarity(a, b, dim=1)",
+        torch=torch_code.call("F.cosine_similarity", dim="dim", eps="eps"),
+        shape=_cosine_similarity_shape,
         sentence="Only the direction counts: each vector's gradient is the part of the other's "
                  "direction across its own.",
         symbols=("x_1", "x_2"),
     ),
     OpInfo(
-        "pairwise_distance", 2, _PAIRWISE_ATTRS,
-        "The p-norm of x1 - x2 + eps along the last axis: one distance per pair of rows.",
-        r"\bar{x}_1 = -\bar{x}_2 = \bar{y}\, \frac{\operatorname{sign}(d)\,|d|^{p-1}}"
-        r"{\lVert d \rVert_p^{p-1}},\ d = x_1 - x_2 + \epsilon",
-        F.pairwise_distance, "pairwise_distance(a, b)",
-        torch_code.call("F.pairwise_distance", **{a.name: a.name for a in _PAIRWISE_ATTRS}),
+        "pairwise_distance", arity=2, attrs=_PAIRWISE_ATTRS,
+        description=(
+            "The p-norm of x1 - x2 + eps along the last axis: one distance per pair of rows."
+        ),
+        derivative=r"\bar{x}_1 = -\bar{x}_2 = \bar{y}\, \frac{\operatorname{sign}(d)\,|d|^{p-1}}"
+                   r"{\lVert d \rVert_p^{p-1}},\ d = x_1 - x_2 + \epsilon",
+        apply=F.pairwise_distance, example="pairwise_distance(a, b)",
+        torch=torch_code.call("F.pairwise_distance", **{a.name: a.name for a in _PAIRWISE_ATTRS}),
+        shape=_pairwise_distance_shape,
         sentence="Each row is pulled along the unit direction from the other, weighted by the "
                  "gradient; the other is pushed the opposite way.",
         symbols=("x_1", "x_2"),
     ),
 )
-
-SHAPE_RULES = {
-    "cosine_similarity": _cosine_similarity_shape,
-    "pairwise_distance": _pairwise_distance_shape,
-    "tensordot": _tensordot_shape,
-    "kron": _kron_shape,
-    "cross": _cross_shape,
-    "cdist": _cdist_shape,
-    "svdvals": _svdvals_shape,
-    "inv": _square_shape,
-    "det": _determinant_shape,
-    "slogdet": _determinant_shape,
-    "solve": _solve_shape,
-    "mm": _mm_shape,
-    "mv": _mv_shape,
-    "addmm": _added(_mm_shape),
-    "baddbmm": _added(_product_shape(batched=True)),
-    "bmm": _product_shape(batched=True),
-    "outer": _product_shape(batched=False),
-    "dot": _dot_shape,
-    "einsum": _einsum_shape,
-}
-"""Output shapes of this module's newer ops, for playground.budget."""

@@ -16,14 +16,10 @@ import autograd as ag
 
 from .. import torch_code
 from .entry import Attr, OpInfo, refusing
+from .rules import placeholder
 
 DIM = Attr("dim", "dim", None, required=True, suggested=0)
 OFFSET = Attr("offset", "dim", 0)
-
-
-def _placeholder(shape):
-    """An array of ``shape`` that takes no memory: NumPy works out views of it for free."""
-    return np.broadcast_to(np.empty((), dtype=bool), shape)
 
 
 def _joined(shapes, axis, name):
@@ -48,6 +44,14 @@ def _hstack_shape(shapes, attrs):
     return _joined(shapes, 0 if all(len(s) == 1 for s in shapes) else 1, "hstack")
 
 
+def _vstack_shape(shapes, attrs):
+    return _joined([_at_least(s, 2) for s in shapes], 0, "vstack")
+
+
+def _dstack_shape(shapes, attrs):
+    return _joined([_at_least(s, 3) for s in shapes], 2, "dstack")
+
+
 def _column_stack_shape(shapes, attrs):
     return _joined([s if len(s) >= 2 else (math.prod(s), 1) for s in shapes], 1, "column_stack")
 
@@ -63,7 +67,7 @@ def _narrow_shape(shapes, attrs):
 
 
 def _moved_shape(shapes, attrs):
-    return np.moveaxis(_placeholder(shapes[0]), attrs["source"], attrs["destination"]).shape
+    return np.moveaxis(placeholder(shapes[0]), attrs["source"], attrs["destination"]).shape
 
 
 def _repeat_interleave_shape(shapes, attrs):
@@ -96,12 +100,12 @@ def _unflatten_shape(shapes, attrs):
 def _diag_embed_shape(shapes, attrs):
     shape, offset = shapes[0], attrs.get("offset", 0)
     size = (shape[-1] if shape else 1) + abs(offset)
-    return np.moveaxis(_placeholder(shape[:-1] + (size, size)), (-2, -1),
+    return np.moveaxis(placeholder(shape[:-1] + (size, size)), (-2, -1),
                        (attrs.get("dim1", -2), attrs.get("dim2", -1))).shape
 
 
 def _diagonal_shape(shapes, attrs):
-    return np.diagonal(_placeholder(shapes[0]), attrs.get("offset", 0), attrs.get("dim1", 0),
+    return np.diagonal(placeholder(shapes[0]), attrs.get("offset", 0), attrs.get("dim1", 0),
                        attrs.get("dim2", 1)).shape
 
 
@@ -111,15 +115,16 @@ def _diag_shape(shapes, attrs):
         return (shape[0] + abs(k),) * 2
     if len(shape) != 2:
         raise ValueError("diag: a 1-D or 2-D input")
-    return np.diagonal(_placeholder(shape), k).shape
+    return np.diagonal(placeholder(shape), k).shape
 
 
-def _stack_entry(name, description, sentence):
+def _stack_entry(name, *, description, shape, sentence):
+    """hstack, vstack, dstack or column_stack: ``autograd.<name>`` of one or more tensors."""
     return OpInfo(
-        name, None, (), description,
-        r"\bar{x}_k = \text{the slice of } \bar{y} \text{ that } x_k \text{ filled}",
-        lambda *xs: getattr(ag, name)(xs), f"{name}(a, b)",
-        torch_code.code(lambda x, a, n: f"torch.{name}([{', '.join(x)}])"),
+        name, arity=None, description=description,
+        derivative=r"\bar{x}_k = \text{the slice of } \bar{y} \text{ that } x_k \text{ filled}",
+        apply=lambda *xs: getattr(ag, name)(xs), example=f"{name}(a, b)",
+        torch=torch_code.code(lambda x, a, n: f"torch.{name}([{', '.join(x)}])"), shape=shape,
         sentence=sentence,
     )
 
@@ -144,89 +149,105 @@ def _torch_keywords(fn, attrs):
 
 ENTRIES = (
     OpInfo(
-        "narrow", 1, (DIM, Attr("start", "count", 0),
-                      Attr("length", "count", None, required=True, suggested=1)),
-        "The length elements of x along dim from start on: x[:, start:start + length] if dim=1.",
-        r"\bar{x}[\text{start} : \text{start} + \text{length}] = \bar{y},\ \text{zero elsewhere}",
-        lambda x, dim, length, start=0: ag.narrow(x, dim, start, length),
-        "narrow(x, dim=1, start=1, length=2)",
-        torch_code.code(lambda x, a, n: f"torch.narrow({x[0]}, {a['dim']}, {a['start']}, "
-                                        f"{a['length']})"),
+        "narrow", arity=1,
+        attrs=(DIM, Attr("start", "count", 0),
+               Attr("length", "count", None, required=True, suggested=1)),
+        description=(
+            "The length elements of x along dim from start on: x[:, start:start + length] if dim=1."
+        ),
+        derivative=(
+            r"\bar{x}[\text{start} : \text{start} + \text{length}] = \bar{y},\ "
+            r"\text{zero elsewhere}"
+        ),
+        apply=lambda x, dim, length, start=0: ag.narrow(x, dim, start, length),
+        example="narrow(x, dim=1, start=1, length=2)",
+        torch=torch_code.code(lambda x, a, n: f"torch.narrow({x[0]}, {a['dim']}, {a['start']}, "
+                                              f"{a['length']})"),
+        shape=_narrow_shape,
         sentence="The narrowed elements get the gradient back; the rest of the input gets 0.",
     ),
     *(OpInfo(
-        name, 1, _MOVE_ATTRS,
-        "The axes source of x moved to the places destination; the others keep their order.",
-        r"\bar{x} = \operatorname{" + name + r"}(\bar{y},\ \text{destination},\ \text{source})",
-        getattr(ag, name), f"{name}(x, source=0, destination=-1)",
-        torch_code.code(lambda x, a, n, name=name: f"torch.{name}({x[0]}, {a['source']}, "
-                                                   f"{a['destination']})"),
+        name, arity=1, attrs=_MOVE_ATTRS,
+        description=(
+            "The axes source of x moved to the places destination; the others keep their order."
+        ),
+        derivative=(r"\bar{x} = \operatorname{" + name
+                    + r"}(\bar{y},\ \text{destination},\ \text{source})"),
+        apply=getattr(ag, name), example=f"{name}(x, source=0, destination=-1)",
+        torch=torch_code.code(lambda x, a, n, name=name: f"torch.{name}({x[0]}, {a['source']}, "
+                                                         f"{a['destination']})"),
+        shape=_moved_shape,
         sentence="Moving axes moves values around; the gradient's axes are moved back.",
     ) for name in ("movedim", "moveaxis")),
     OpInfo(
-        "repeat_interleave", 1, (Attr("repeats", "sizes", None, required=True, suggested=2),
-                                 Attr("dim", "axis", None)),
-        "Each element (slice along dim) repeated in place: [1, 2] by 2 gives [1, 1, 2, 2].",
-        r"\bar{x}_i = \textstyle\sum_{\text{copies of } x_i} \bar{y}",
-        lambda x, repeats, dim=None: ag.repeat_interleave(x, np.asarray(repeats), dim),
-        "repeat_interleave(x, repeats=2, dim=0)",
-        torch_code.code(lambda x, a, n: f"torch.repeat_interleave({x[0]}, "
-                                        f"{_torch_repeats(a['repeats'])}{_torch_dim(a)})"),
+        "repeat_interleave", arity=1,
+        attrs=(Attr("repeats", "sizes", None, required=True, suggested=2),
+               Attr("dim", "axis", None)),
+        description=(
+            "Each element (slice along dim) repeated in place: [1, 2] by 2 gives [1, 1, 2, 2]."
+        ),
+        derivative=r"\bar{x}_i = \textstyle\sum_{\text{copies of } x_i} \bar{y}",
+        apply=lambda x, repeats, dim=None: ag.repeat_interleave(x, np.asarray(repeats), dim),
+        example="repeat_interleave(x, repeats=2, dim=0)",
+        torch=torch_code.code(lambda x, a, n: f"torch.repeat_interleave({x[0]}, "
+                                              f"{_torch_repeats(a['repeats'])}{_torch_dim(a)})"),
+        shape=_repeat_interleave_shape,
         sentence="An element repeated n times gets the sum of its n copies' gradients.",
     ),
     OpInfo(
-        "unflatten", 1, (DIM, Attr("sizes", "shape", None, required=True, suggested=(1, -1))),
-        "Axis dim split into several axes of the given sizes (one may be -1).",
-        r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
-        ag.unflatten, "unflatten(x, dim=1, sizes=(1, -1))",
-        torch_code.code(lambda x, a, n: f"torch.unflatten({x[0]}, {a['dim']}, "
-                                        f"{tuple(a['sizes'])})"),
+        "unflatten", arity=1,
+        attrs=(DIM, Attr("sizes", "shape", None, required=True, suggested=(1, -1))),
+        description="Axis dim split into several axes of the given sizes (one may be -1).",
+        derivative=r"\bar{x} = \operatorname{reshape}(\bar{y},\ \operatorname{shape}(x))",
+        apply=ag.unflatten, example="unflatten(x, dim=1, sizes=(1, -1))",
+        torch=torch_code.code(lambda x, a, n: f"torch.unflatten({x[0]}, {a['dim']}, "
+                                              f"{tuple(a['sizes'])})"),
+        shape=_unflatten_shape,
         sentence="Unflattening moves no values, so the gradient is reshaped back.",
     ),
-    _stack_entry("hstack", "Tensors joined along axis 1 (along axis 0 if all are vectors).",
-                 "Each tensor filled one stretch of the result, so it gets that stretch back."),
-    _stack_entry("vstack", "Tensors joined as rows along axis 0 (a vector becomes one row).",
-                 "Each tensor filled some rows of the result, so it gets those rows back."),
-    _stack_entry("dstack", "Tensors joined along axis 2, each made at least 3-D first.",
-                 "Each tensor filled some depth slices, so it gets those slices back."),
-    _stack_entry("column_stack", "Tensors joined as columns along axis 1 (a vector is a column).",
-                 "Each tensor filled some columns of the result, so it gets those columns back."),
+    _stack_entry(
+        "hstack", description="Tensors joined along axis 1 (along axis 0 if all are vectors).",
+        shape=_hstack_shape,
+        sentence="Each tensor filled one stretch of the result, so it gets that stretch back.",
+    ),
+    _stack_entry(
+        "vstack", description="Tensors joined as rows along axis 0 (a vector becomes one row).",
+        shape=_vstack_shape,
+        sentence="Each tensor filled some rows of the result, so it gets those rows back.",
+    ),
+    _stack_entry(
+        "dstack", description="Tensors joined along axis 2, each made at least 3-D first.",
+        shape=_dstack_shape,
+        sentence="Each tensor filled some depth slices, so it gets those slices back.",
+    ),
+    _stack_entry(
+        "column_stack",
+        description="Tensors joined as columns along axis 1 (a vector is a column).",
+        shape=_column_stack_shape,
+        sentence="Each tensor filled some columns of the result, so it gets those columns back.",
+    ),
     OpInfo(
-        "diag", 1, (Attr("diagonal", "dim", 0),),
-        "A vector as a square matrix's diagonal, or a matrix's diagonal as a vector.",
-        r"\bar{x} = \operatorname{diag}(\bar{y})",
-        refusing(ag.diag), "diag(x, diagonal=0)", torch_code.call("torch.diag", diagonal="diagonal"),
+        "diag", arity=1, attrs=(Attr("diagonal", "dim", 0),),
+        description="A vector as a square matrix's diagonal, or a matrix's diagonal as a vector.",
+        derivative=r"\bar{x} = \operatorname{diag}(\bar{y})", apply=refusing(ag.diag),
+        example="diag(x, diagonal=0)", torch=torch_code.call("torch.diag", diagonal="diagonal"),
+        shape=_diag_shape,
         sentence="diag only moves values: each element gets the gradient of the place it went.",
     ),
     OpInfo(
-        "diagonal", 1, _DIAGONAL_ATTRS,
-        "The offset diagonal of the matrices on axes dim1, dim2, as a last axis.",
-        r"\bar{x} = \operatorname{diag\_embed}(\bar{y})\ \text{on dim1, dim2}",
-        refusing(ag.diagonal), "diagonal(x, offset=1)", _torch_keywords("torch.diagonal", _DIAGONAL_ATTRS),
+        "diagonal", arity=1, attrs=_DIAGONAL_ATTRS,
+        description="The offset diagonal of the matrices on axes dim1, dim2, as a last axis.",
+        derivative=r"\bar{x} = \operatorname{diag\_embed}(\bar{y})\ \text{on dim1, dim2}",
+        apply=refusing(ag.diagonal), example="diagonal(x, offset=1)",
+        torch=_torch_keywords("torch.diagonal", _DIAGONAL_ATTRS), shape=_diagonal_shape,
         sentence="The diagonal's elements get the gradient back; the rest of the input gets 0.",
     ),
     OpInfo(
-        "diag_embed", 1, _EMBED_ATTRS,
-        "Matrices whose offset diagonal is x's last axis, zeros elsewhere.",
-        r"\bar{x} = \operatorname{diagonal}(\bar{y})\ \text{on dim1, dim2}",
-        ag.diag_embed, "diag_embed(x, offset=0)",
-        _torch_keywords("torch.diag_embed", _EMBED_ATTRS),
+        "diag_embed", arity=1, attrs=_EMBED_ATTRS,
+        description="Matrices whose offset diagonal is x's last axis, zeros elsewhere.",
+        derivative=r"\bar{x} = \operatorname{diagonal}(\bar{y})\ \text{on dim1, dim2}",
+        apply=ag.diag_embed, example="diag_embed(x, offset=0)",
+        torch=_torch_keywords("torch.diag_embed", _EMBED_ATTRS), shape=_diag_embed_shape,
         sentence="Only the diagonal came from x, so x gets the gradient's diagonal back.",
     ),
 )
-
-SHAPE_RULES = {
-    "narrow": _narrow_shape,
-    "movedim": _moved_shape,
-    "moveaxis": _moved_shape,
-    "repeat_interleave": _repeat_interleave_shape,
-    "unflatten": _unflatten_shape,
-    "hstack": _hstack_shape,
-    "vstack": lambda shapes, attrs: _joined([_at_least(s, 2) for s in shapes], 0, "vstack"),
-    "dstack": lambda shapes, attrs: _joined([_at_least(s, 3) for s in shapes], 2, "dstack"),
-    "column_stack": _column_stack_shape,
-    "diag": _diag_shape,
-    "diagonal": _diagonal_shape,
-    "diag_embed": _diag_embed_shape,
-}
-"""Output shapes of this module's ops, for playground.budget."""

@@ -1,11 +1,15 @@
 """Registry entries: shape."""
 
+import math
+
+import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 import autograd as ag
 
 from .. import torch_code
 from .entry import AXIS, Attr, OpInfo, shape_op
+from .rules import placeholder
 
 
 def _permutation(axes, ndim: int) -> tuple[int, ...]:
@@ -33,85 +37,165 @@ def _index_text(index) -> str:
     return ", ".join(str(i) for i in index)
 
 
+def _reshape_shape(shapes, attrs):
+    size = math.prod(shapes[0])
+    wanted = tuple(attrs["shape"])
+    known = math.prod(n for n in wanted if n != -1)
+    if -1 in wanted:
+        if known == 0 or size % known:
+            raise ValueError("reshape: the sizes do not fit")
+        wanted = tuple(size // known if n == -1 else n for n in wanted)
+    if math.prod(wanted) != size:
+        raise ValueError("reshape: the sizes do not fit")
+    return wanted
+
+
+def _transpose_shape(shapes, attrs):
+    x = placeholder(shapes[0])
+    axes = attrs.get("axes") or ()
+    if not axes:
+        return x.shape if x.ndim < 2 else np.swapaxes(x, -1, -2).shape
+    if len(axes) == 2:
+        return np.swapaxes(x, *axes).shape
+    return np.transpose(x, axes).shape
+
+
+def _flatten_shape(shapes, attrs):
+    return (math.prod(shapes[0]),)
+
+
+def _squeeze_shape(shapes, attrs):
+    shape, axis = shapes[0], attrs.get("axis")
+    if axis is None:
+        return tuple(n for n in shape if n != 1)
+    named = axis if isinstance(axis, tuple) else (axis,)
+    drop = normalize_axis_tuple(named, max(len(shape), 1))
+    return tuple(n for i, n in enumerate(shape) if not (i in drop and n == 1))
+
+
+def _unsqueeze_shape(shapes, attrs):
+    return np.expand_dims(placeholder(shapes[0]), attrs["axis"]).shape
+
+
+def _broadcast_to_shape(shapes, attrs):
+    return np.broadcast_to(placeholder(shapes[0]), attrs["shape"]).shape
+
+
+def _index_shape(shapes, attrs):
+    return placeholder(shapes[0])[tuple(attrs["index"])].shape
+
+
+def _stack_shape(shapes, attrs):
+    if any(s != shapes[0] for s in shapes):
+        raise ValueError("stack needs operands of one shape")
+    out = list(np.expand_dims(placeholder(shapes[0]), attrs.get("axis", 0)).shape)
+    (position,) = normalize_axis_tuple((attrs.get("axis", 0),), len(out))
+    out[position] = len(shapes)
+    return tuple(out)
+
+
+def _concatenate_shape(shapes, attrs):
+    first = shapes[0]
+    if not first or any(len(s) != len(first) for s in shapes):
+        raise ValueError("concatenate needs operands with the same number of axes")
+    (axis,) = normalize_axis_tuple((attrs.get("axis", 0),), len(first))
+    if any(s[:axis] + s[axis + 1:] != first[:axis] + first[axis + 1:] for s in shapes):
+        raise ValueError("concatenate: the other axes differ")
+    return first[:axis] + (sum(s[axis] for s in shapes),) + first[axis + 1:]
+
+
 ENTRIES = (
     shape_op(
-        "reshape", (Attr("shape", "shape", None, required=True),),
-        "The same elements in a new shape; -1 stands for 'the rest'.",
-        lambda x, shape: ag.reshape(x, *shape), "reshape(x, shape=(2, 3))",
-        torch_code.code(lambda x, a, n: f"{x[0]}.reshape{tuple(a['shape'])}"),
+        "reshape", attrs=(Attr("shape", "shape", None, required=True),),
+        description="The same elements in a new shape; -1 stands for 'the rest'.",
+        apply=lambda x, shape: ag.reshape(x, *shape), example="reshape(x, shape=(2, 3))",
+        torch=torch_code.code(lambda x, a, n: f"{x[0]}.reshape{tuple(a['shape'])}"),
+        shape=_reshape_shape,
         sentence=(
             "Reshaping moves no values, so the gradient is reshaped back to the input's shape."
         ),
     ),
     OpInfo(
-        "transpose", 1, (Attr("axes", "axes", None),),
-        "The last two axes swapped; or the two axes given swapped, or all axes permuted.",
-        r"\bar{x} = \operatorname{transpose}(\bar{y},\ \text{inverse permutation})",
-        lambda x, axes=None: ag.transpose(x, *(axes or ())), "transpose(x, axes=(1, 0))",
-        torch_code.code(_torch_transpose),
+        "transpose", arity=1, attrs=(Attr("axes", "axes", None),),
+        description=(
+            "The last two axes swapped; or the two axes given swapped, or all axes permuted."
+        ),
+        derivative=r"\bar{x} = \operatorname{transpose}(\bar{y},\ \text{inverse permutation})",
+        apply=lambda x, axes=None: ag.transpose(x, *(axes or ())),
+        example="transpose(x, axes=(1, 0))", torch=torch_code.code(_torch_transpose),
+        shape=_transpose_shape,
         sentence=(
             'Transposing moves values around; the gradient is moved back by the inverse '
             'permutation.'
         ),
     ),
     shape_op(
-        "flatten", (), "All elements in one row (a 1-D tensor).",
-        lambda x: ag.flatten(x), "flatten(x)", torch_code.call("torch.flatten"),
+        "flatten", description="All elements in one row (a 1-D tensor).",
+        apply=lambda x: ag.flatten(x), example="flatten(x)", torch=torch_code.call("torch.flatten"),
+        shape=_flatten_shape,
         sentence=(
             "Flattening moves no values, so the gradient is reshaped back to the input's shape."
         ),
     ),
     shape_op(
-        "squeeze", (AXIS,), "Axes of size 1 removed (all of them, or the given ones).",
-        ag.squeeze, "squeeze(x, axis=0)", torch_code.code(_torch_squeeze),
+        "squeeze", attrs=(AXIS,),
+        description="Axes of size 1 removed (all of them, or the given ones).", apply=ag.squeeze,
+        example="squeeze(x, axis=0)", torch=torch_code.code(_torch_squeeze), shape=_squeeze_shape,
         sentence='Removing size-1 axes moves no values, so the gradient is reshaped back.',
     ),
     shape_op(
-        "unsqueeze", (Attr("axis", "dim", None, required=True),),
-        "A new axis of size 1 inserted at the given position.",
-        ag.unsqueeze, "unsqueeze(x, axis=0)",
-        torch_code.code(lambda x, a, n: f"{x[0]}.unsqueeze({a['axis']})"),
+        "unsqueeze", attrs=(Attr("axis", "dim", None, required=True),),
+        description="A new axis of size 1 inserted at the given position.", apply=ag.unsqueeze,
+        example="unsqueeze(x, axis=0)",
+        torch=torch_code.code(lambda x, a, n: f"{x[0]}.unsqueeze({a['axis']})"),
+        shape=_unsqueeze_shape,
         sentence='Adding a size-1 axis moves no values, so the gradient is reshaped back.',
     ),
     OpInfo(
-        "broadcast_to", 1, (Attr("shape", "shape", None, required=True),),
-        "The tensor repeated along new or size-1 axes to fill the given shape.",
-        r"\bar{x} = \textstyle\sum_{\text{broadcast axes}} \bar{y}",
-        ag.broadcast_to, "broadcast_to(x, shape=(3, 2))",
-        torch_code.code(lambda x, a, n: f"{x[0]}.broadcast_to({tuple(a['shape'])})"),
+        "broadcast_to", arity=1, attrs=(Attr("shape", "shape", None, required=True),),
+        description="The tensor repeated along new or size-1 axes to fill the given shape.",
+        derivative=r"\bar{x} = \textstyle\sum_{\text{broadcast axes}} \bar{y}",
+        apply=ag.broadcast_to, example="broadcast_to(x, shape=(3, 2))",
+        torch=torch_code.code(lambda x, a, n: f"{x[0]}.broadcast_to({tuple(a['shape'])})"),
+        shape=_broadcast_to_shape,
         sentence=(
             'An element copied n times contributes n times, so its gradient is the sum over its '
             'copies.'
         ),
     ),
     OpInfo(
-        "index", 1, (Attr("index", "index", None, required=True),),
-        "One element or sub-tensor picked by whole-number positions, as in x[0] or x[1, 2].",
-        r"\bar{x}[i] = \bar{y},\ \text{zero elsewhere}",
-        lambda x, index: x[index], "x[0]",
-        torch_code.code(lambda x, a, n: f"{x[0]}[{_index_text(a['index'])}]"),
+        "index", arity=1, attrs=(Attr("index", "index", None, required=True),),
+        description=(
+            "One element or sub-tensor picked by whole-number positions, as in x[0] or x[1, 2]."
+        ),
+        derivative=r"\bar{x}[i] = \bar{y},\ \text{zero elsewhere}", apply=lambda x, index: x[index],
+        example="x[0]", torch=torch_code.code(lambda x, a, n: f"{x[0]}[{_index_text(a['index'])}]"),
+        shape=_index_shape,
         sentence=(
             'Only the picked elements affected the output, so they get the gradient and the rest '
             'get 0.'
         ),
     ),
     OpInfo(
-        "stack", None, (Attr("axis", "dim", 0),),
-        "Tensors of one shape joined along a new axis; [a, b] in an expression.",
-        r"\bar{x}_k = \bar{y}[k]\ \text{along the new axis}",
-        lambda *xs, axis=0: ag.stack(xs, axis=axis), "stack(a, b, axis=0)",
-        torch_code.code(lambda x, a, n: f"torch.stack([{', '.join(x)}], dim={a['axis']})"),
+        "stack", arity=None, attrs=(Attr("axis", "dim", 0),),
+        description="Tensors of one shape joined along a new axis; [a, b] in an expression.",
+        derivative=r"\bar{x}_k = \bar{y}[k]\ \text{along the new axis}",
+        apply=lambda *xs, axis=0: ag.stack(xs, axis=axis), example="stack(a, b, axis=0)",
+        torch=torch_code.code(lambda x, a, n: f"torch.stack([{', '.join(x)}], dim={a['axis']})"),
+        shape=_stack_shape,
         sentence=(
             'Each operand filled one slice of the stack, so it gets that slice of the gradient '
             'back.'
         ),
     ),
     OpInfo(
-        "concatenate", None, (Attr("axis", "dim", 0),),
-        "Tensors joined end to end along an existing axis.",
-        r"\bar{x}_k = \text{the slice of } \bar{y} \text{ that } x_k \text{ filled}",
-        lambda *xs, axis=0: ag.concatenate(xs, axis=axis), "concatenate(a, b, axis=0)",
-        torch_code.code(lambda x, a, n: f"torch.cat([{', '.join(x)}], dim={a['axis']})"),
+        "concatenate", arity=None, attrs=(Attr("axis", "dim", 0),),
+        description="Tensors joined end to end along an existing axis.",
+        derivative=r"\bar{x}_k = \text{the slice of } \bar{y} \text{ that } x_k \text{ filled}",
+        apply=lambda *xs, axis=0: ag.concatenate(xs, axis=axis),
+        example="concatenate(a, b, axis=0)",
+        torch=torch_code.code(lambda x, a, n: f"torch.cat([{', '.join(x)}], dim={a['axis']})"),
+        shape=_concatenate_shape,
         sentence=(
             'Each operand filled one stretch of the result, so it gets that stretch of the '
             'gradient back.'
@@ -199,6 +283,11 @@ def _split_sizes(n, attrs):
     return [min(size, n - start) for start in range(0, n, size)] or [0]
 
 
+def _unbind_sizes(n, attrs):
+    """unbind's n pieces lose the axis."""
+    return [None] * n
+
+
 def _chunk_sizes(n, attrs):
     chunks = attrs["chunks"]
     if chunks < 1:
@@ -208,106 +297,119 @@ def _chunk_sizes(n, attrs):
 
 ENTRIES += (
     OpInfo(
-        "flip", 1, (Attr("dims", "axes", None),),
-        "The elements in reverse order along the given axes (all axes by default).",
-        r"\bar{x} = \operatorname{flip}(\bar{y})",
-        lambda x, dims=None: ag.flip(x, dims=_all_dims(x, dims)), "flip(x, dims=(0,))",
-        torch_code.code(lambda x, a, n: f"torch.flip({x[0]}, dims={_torch_dims(a['dims'], n[0])})"),
+        "flip", arity=1, attrs=(Attr("dims", "axes", None),),
+        description="The elements in reverse order along the given axes (all axes by default).",
+        derivative=r"\bar{x} = \operatorname{flip}(\bar{y})",
+        apply=lambda x, dims=None: ag.flip(x, dims=_all_dims(x, dims)),
+        example="flip(x, dims=(0,))",
+        torch=torch_code.code(
+            lambda x, a, n: f"torch.flip({x[0]}, dims={_torch_dims(a['dims'], n[0])})"),
+        shape=_flip_shape,
         sentence='Flipping moves values around; the gradient is flipped back the same way.',
     ),
     OpInfo(
-        "roll", 1, (Attr("shifts", "index", None, required=True), Attr("dims", "axis", None)),
-        "The elements shifted cyclically along axes; those pushed off the end come back first.",
-        r"\bar{x} = \operatorname{roll}(\bar{y},\ -\text{shifts})",
-        ag.roll, "roll(x, shifts=1, dims=0)",
-        torch_code.code(lambda x, a, n: f"torch.roll({x[0]}, shifts={tuple(a['shifts'])}, "
-                                        f"dims={a['dims']!r})"),
+        "roll", arity=1,
+        attrs=(Attr("shifts", "index", None, required=True), Attr("dims", "axis", None)),
+        description=(
+            "The elements shifted cyclically along axes; those pushed off the end come back first."
+        ),
+        derivative=r"\bar{x} = \operatorname{roll}(\bar{y},\ -\text{shifts})", apply=ag.roll,
+        example="roll(x, shifts=1, dims=0)",
+        torch=torch_code.code(lambda x, a, n: f"torch.roll({x[0]}, shifts={tuple(a['shifts'])}, "
+                                              f"dims={a['dims']!r})"),
+        shape=_roll_shape,
         sentence='Rolling moves values around a cycle; the gradient is rolled back the other way.',
     ),
     OpInfo(
-        "repeat", 1, (Attr("sizes", "shape", None, required=True),),
-        "The whole tensor tiled along each axis, as PyTorch's x.repeat (NumPy's tile).",
-        r"\bar{x} = \textstyle\sum_{\text{copies}} \bar{y}_{\text{copy}}",
-        lambda x, sizes: ag.repeat(x, *sizes), "repeat(x, sizes=(2, 1))",
-        torch_code.code(lambda x, a, n: f"{x[0]}.repeat({tuple(a['sizes'])})"),
+        "repeat", arity=1, attrs=(Attr("sizes", "shape", None, required=True),),
+        description="The whole tensor tiled along each axis, as PyTorch's x.repeat (NumPy's tile).",
+        derivative=r"\bar{x} = \textstyle\sum_{\text{copies}} \bar{y}_{\text{copy}}",
+        apply=lambda x, sizes: ag.repeat(x, *sizes), example="repeat(x, sizes=(2, 1))",
+        torch=torch_code.code(lambda x, a, n: f"{x[0]}.repeat({tuple(a['sizes'])})"),
+        shape=_tile_shape("sizes", at_least_ndim=True),
         sentence=(
             'Each element appears in every copy, so its gradient is the sum of the upstream '
             'gradients of its copies.'
         ),
     ),
     OpInfo(
-        "tile", 1, (Attr("dims", "shape", None, required=True),),
-        "The whole tensor tiled along each axis (missing leading counts are 1), as torch.tile.",
-        r"\bar{x} = \textstyle\sum_{\text{copies}} \bar{y}_{\text{copy}}",
-        lambda x, dims: ag.tile(x, dims), "tile(x, dims=(2, 1))",
-        torch_code.code(lambda x, a, n: f"torch.tile({x[0]}, {tuple(a['dims'])})"),
+        "tile", arity=1, attrs=(Attr("dims", "shape", None, required=True),),
+        description=(
+            "The whole tensor tiled along each axis (missing leading counts are 1), as torch.tile."
+        ),
+        derivative=r"\bar{x} = \textstyle\sum_{\text{copies}} \bar{y}_{\text{copy}}",
+        apply=lambda x, dims: ag.tile(x, dims), example="tile(x, dims=(2, 1))",
+        torch=torch_code.code(lambda x, a, n: f"torch.tile({x[0]}, {tuple(a['dims'])})"),
+        shape=_tile_shape("dims", at_least_ndim=False),
         sentence=(
             'Each element appears in every copy, so its gradient is the sum of the upstream '
             'gradients of its copies.'
         ),
     ),
     OpInfo(
-        "tril", 1, (Attr("diagonal", "dim", 0),),
-        "The lower triangle of a matrix (last two axes); zeros above the diagonal.",
-        r"\bar{x}_{ij} = \bar{y}_{ij}\ \text{if}\ j - i \leq k,\ \text{else}\ 0",
-        ag.tril, "tril(x, diagonal=0)", torch_code.call("torch.tril", diagonal="diagonal"),
+        "tril", arity=1, attrs=(Attr("diagonal", "dim", 0),),
+        description="The lower triangle of a matrix (last two axes); zeros above the diagonal.",
+        derivative=r"\bar{x}_{ij} = \bar{y}_{ij}\ \text{if}\ j - i \leq k,\ \text{else}\ 0",
+        apply=ag.tril, example="tril(x, diagonal=0)",
+        torch=torch_code.call("torch.tril", diagonal="diagonal"), shape=_triangle_shape,
         sentence=(
             'Kept elements pass the gradient through; the zeroed ones above the diagonal get '
             '0.'
         ),
     ),
     OpInfo(
-        "triu", 1, (Attr("diagonal", "dim", 0),),
-        "The upper triangle of a matrix (last two axes); zeros below the diagonal.",
-        r"\bar{x}_{ij} = \bar{y}_{ij}\ \text{if}\ j - i \geq k,\ \text{else}\ 0",
-        ag.triu, "triu(x, diagonal=0)", torch_code.call("torch.triu", diagonal="diagonal"),
+        "triu", arity=1, attrs=(Attr("diagonal", "dim", 0),),
+        description="The upper triangle of a matrix (last two axes); zeros below the diagonal.",
+        derivative=r"\bar{x}_{ij} = \bar{y}_{ij}\ \text{if}\ j - i \geq k,\ \text{else}\ 0",
+        apply=ag.triu, example="triu(x, diagonal=0)",
+        torch=torch_code.call("torch.triu", diagonal="diagonal"), shape=_triangle_shape,
         sentence=(
             'Kept elements pass the gradient through; the zeroed ones below the diagonal get '
             '0.'
         ),
     ),
     OpInfo(
-        "split", 1, (Attr("split_size_or_sections", "sizes", None, required=True, suggested=1),
-                     AXIS0, PART),
-        "One piece of the tensor cut along an axis into pieces of a size, or of listed sizes.",
-        r"\bar{x}[\text{piece}] = \bar{y},\ \text{zero elsewhere}",
-        lambda x, split_size_or_sections, axis=0, part=0: _piece(
+        "split", arity=1,
+        attrs=(Attr("split_size_or_sections", "sizes", None, required=True, suggested=1),
+               AXIS0, PART),
+        description=(
+            "One piece of the tensor cut along an axis into pieces of a size, or of listed sizes."
+        ),
+        derivative=r"\bar{x}[\text{piece}] = \bar{y},\ \text{zero elsewhere}",
+        apply=lambda x, split_size_or_sections, axis=0, part=0: _piece(
             ag.split(x, split_size_or_sections, axis), part, "split"),
-        "split(x, split_size_or_sections=2, part=0)",
-        torch_code.code(lambda x, a, n: f"torch.split({x[0]}, {a['split_size_or_sections']!r}, "
-                                        f"dim={a['axis']})[{a['part']}]"),
+        example="split(x, split_size_or_sections=2, part=0)",
+        torch=torch_code.code(
+            lambda x, a, n: f"torch.split({x[0]}, {a['split_size_or_sections']!r}, "
+                            f"dim={a['axis']})[{a['part']}]"),
+        shape=_piece_shape(_split_sizes),
         sentence="A piece is a slice of the input: its elements get the gradient, the rest get 0.",
     ),
     OpInfo(
-        "chunk", 1, (Attr("chunks", "count", None, required=True, suggested=2), AXIS0, PART),
-        "One of the equal pieces (the last may be smaller) a tensor is cut into along an axis.",
-        r"\bar{x}[\text{piece}] = \bar{y},\ \text{zero elsewhere}",
-        lambda x, chunks, axis=0, part=0: _piece(ag.chunk(x, chunks, axis), part, "chunk"),
-        "chunk(x, chunks=2, part=0)",
-        torch_code.code(lambda x, a, n: f"torch.chunk({x[0]}, {a['chunks']}, "
-                                        f"dim={a['axis']})[{a['part']}]"),
+        "chunk", arity=1,
+        attrs=(Attr("chunks", "count", None, required=True, suggested=2), AXIS0, PART),
+        description=(
+            "One of the equal pieces (the last may be smaller) a tensor is cut into along an axis."
+        ),
+        derivative=r"\bar{x}[\text{piece}] = \bar{y},\ \text{zero elsewhere}",
+        apply=lambda x, chunks, axis=0, part=0: _piece(ag.chunk(x, chunks, axis), part, "chunk"),
+        example="chunk(x, chunks=2, part=0)",
+        torch=torch_code.code(lambda x, a, n: f"torch.chunk({x[0]}, {a['chunks']}, "
+                                              f"dim={a['axis']})[{a['part']}]"),
+        shape=_piece_shape(_chunk_sizes),
         sentence="A chunk is a slice of the input: its elements get the gradient, the rest get 0.",
     ),
     OpInfo(
-        "unbind", 1, (AXIS0, PART),
-        "One slice of the tensor along an axis, that axis removed (x[part] for axis 0).",
-        r"\bar{x}[\text{part}] = \bar{y},\ \text{zero elsewhere}",
-        lambda x, axis=0, part=0: _piece(ag.unbind(x, axis), part, "unbind"),
-        "unbind(x, axis=0, part=1)",
-        torch_code.code(lambda x, a, n: f"torch.unbind({x[0]}, dim={a['axis']})[{a['part']}]"),
+        "unbind", arity=1, attrs=(AXIS0, PART),
+        description=(
+            "One slice of the tensor along an axis, that axis removed (x[part] for axis 0)."
+        ),
+        derivative=r"\bar{x}[\text{part}] = \bar{y},\ \text{zero elsewhere}",
+        apply=lambda x, axis=0, part=0: _piece(ag.unbind(x, axis), part, "unbind"),
+        example="unbind(x, axis=0, part=1)",
+        torch=torch_code.code(
+            lambda x, a, n: f"torch.unbind({x[0]}, dim={a['axis']})[{a['part']}]"),
+        shape=_piece_shape(_unbind_sizes),
         sentence="The slice's elements get the gradient; the rest of the input gets 0.",
     ),
 )
-
-SHAPE_RULES = {
-    "flip": _flip_shape,
-    "roll": _roll_shape,
-    "repeat": _tile_shape("sizes", at_least_ndim=True),
-    "tile": _tile_shape("dims", at_least_ndim=False),
-    "tril": _triangle_shape,
-    "triu": _triangle_shape,
-    "split": _piece_shape(_split_sizes),
-    "chunk": _piece_shape(_chunk_sizes),
-    "unbind": _piece_shape(lambda n, attrs: [None] * n),
-}
-"""Output shapes of this module's newer ops, for playground.budget."""
