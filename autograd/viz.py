@@ -10,7 +10,7 @@ import numpy as np
 from .format import array_lines, array_text, labelled
 from .graph import trace
 
-_RECORD_SPECIALS = str.maketrans({c: "\\" + c for c in "\\{}|<>"})
+_RECORD_SPECIALS = str.maketrans({c: "\\" + c for c in '\\{}|<>"'})
 
 
 def to_dot(root, show_grad=True, rankdir="LR"):
@@ -31,8 +31,8 @@ def to_dot(root, show_grad=True, rankdir="LR"):
     dot = graphviz.Digraph(graph_attr={"rankdir": rankdir}, node_attr={"fontname": "Helvetica"})
     for t in nodes:
         node_id = ids[id(t)]
-        fields = [_escape(t.name)] if t.name else []
-        fields.append(_escape(_shape_text(t)))
+        fields = [record_escape(t.name)] if t.name else []
+        fields.append(record_escape(_shape_text(t)))
         fields.append(_field("data", t.data))
         if show_grad:
             fields.append(_field("grad", None if t.grad is None else t.grad.data))
@@ -101,11 +101,16 @@ def _shape_text(t):
 
 def _field(label, array):
     """A record field: ``data 2.0000`` centred, or the label above an array's lines, flush left."""
-    lines = ["None"] if array is None else array_lines(array)
-    escaped = [_escape(line) for line in labelled(label, lines)]
+    return record_field(labelled(label, ["None"] if array is None else array_lines(array)))
+
+
+def record_field(lines):
+    """A field of a Graphviz record: one line centred, or several lines flush left."""
+    escaped = [record_escape(line) for line in lines]
     return escaped[0] if len(escaped) == 1 else "\\l".join(escaped) + "\\l"
 
 
-def _escape(text):
-    """Escape the characters that a Graphviz record label treats as structure."""
+def record_escape(text):
+    """Escape what a Graphviz record label treats as structure, and the quote that would end the
+    DOT string around it."""
     return str(text).translate(_RECORD_SPECIALS)

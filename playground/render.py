@@ -19,6 +19,7 @@ import subprocess
 import textwrap
 
 from autograd.format import SMALL_TENSOR, array_lines, array_text, labelled, shape_text
+from autograd.viz import record_escape, record_field
 from playground.evaluate import NodeResult, Result
 from playground.spec import ancestors
 
@@ -47,7 +48,6 @@ ROLE_WORDS = {"input": "input", "const": "constant", "op": "operation", "output"
               "flag": "flagged node", "oval": "operation", "unused": "node not used"}
 """Each role's SVG class in words: what a screen reader says a node of the drawing is."""
 _TINT = 0.2  # a fill is its border colour at this strength over white
-_RECORD_SPECIAL = '\\|{}<>"'
 
 
 def tint(colour: str, strength: float = _TINT) -> str:
@@ -56,20 +56,9 @@ def tint(colour: str, strength: float = _TINT) -> str:
     return "#" + "".join(f"{round(255 - strength * (255 - c)):02x}" for c in rgb)
 
 
-def record_escape(text: str) -> str:
-    """Escape a string for a field of a Graphviz record label (inside a quoted DOT string)."""
-    return "".join("\\" + ch if ch in _RECORD_SPECIAL else ch for ch in text)
-
-
 def _quote(text: str) -> str:
     """A DOT double-quoted string (ids, tooltips, plain labels)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-
-
-def _field(lines: list[str]) -> str:
-    """A record field of one or more left-aligned lines."""
-    escaped = [record_escape(line) for line in lines]
-    return escaped[0] if len(escaped) == 1 else "\\l".join(escaped) + "\\l"
 
 
 def not_used(result: Result) -> set[str]:
@@ -144,13 +133,13 @@ def _record_label(n: NodeResult, show: str, compact: bool, rankdir: str,
     small = 3 if compact else SMALL_TENSOR
     numbers = not compact or n.value.size <= small
     if show in ("both", "value") and numbers:
-        fields.append(_field(labelled("value", array_lines(n.value, small))))
+        fields.append(record_field(labelled("value", array_lines(n.value, small))))
     if show in ("both", "grad") and (numbers or unused):
         grad = ["none"] if n.grad is None else array_lines(n.grad, small)
-        fields.append(_field([unused] if unused else labelled("grad", grad)))
+        fields.append(record_field([unused] if unused else labelled("grad", grad)))
     if n.flag and not compact:
         wrapped = textwrap.wrap(n.flag, 36)
-        fields.append(_field(["⚠ " + wrapped[0], *wrapped[1:]]))
+        fields.append(record_field(["⚠ " + wrapped[0], *wrapped[1:]]))
     return record(fields, rankdir)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from autograd.format import shape_text
 
 from .evaluate import Result
-from .render import record, record_escape
+from .render import record, record_escape, record_field
 
 FOCUS = "#cc79a7"
 """Outline of the operation in focus and of its result (Okabe–Ito reddish purple)."""
@@ -56,8 +56,7 @@ def _record(title: str, shape, fields, rankdir: str) -> str:
     parts = [record_escape(title), record_escape(shape_text(shape))]
     for label, lines in fields:
         lines = [f"{label} {lines[0]}".strip()] if len(lines) == 1 else [label, *lines]
-        escaped = [record_escape(line) for line in lines]
-        parts.append(escaped[0] if len(escaped) == 1 else "\\l".join(escaped) + "\\l")
+        parts.append(record_field(lines))
     return '"' + record(parts, rankdir) + '"'
 
 
