@@ -838,3 +838,128 @@ def _compare(program, ops, seed, exclusions):
     if phase(lambda: gradients(False)) and phase(lambda: gradients(True)):
         phase(second_derivatives)
     phase(forward_mode)
+
+
+# -- drawers of the course ops (special functions, scans, rearranging, matrices) --
+
+
+def in_range(b, x):
+    """Any x: the op maps it into its domain first (asin(0.9·tanh x))."""
+    return [x], (), {}
+
+
+def amax_dims(b, x):
+    """amax/amin: no dim (all), one dim or several, keepdim either way."""
+    operands, args, kwargs = reduce_dims(b, x)
+    if "dim" in kwargs and kwargs["dim"] is None:
+        del kwargs["dim"]
+    return operands, args, kwargs
+
+
+def diff_args(b, x):
+    return [x], (), {"n": b.draw(st.sampled_from([1, 1, 2])), "dim": _dim(b, len(b.shape(x)))}
+
+
+def narrow_args(b, x):
+    shape = b.shape(x)
+    if not shape:
+        return None
+    dim = _dim(b, len(shape))
+    n = shape[dim]
+    start = b.draw(st.integers(-n, n - 1))
+    return [x], (dim, start, b.draw(st.integers(0, n - start % n))), {}
+
+
+def two_axes(b, x):
+    """movedim's source and destination."""
+    ndim = len(b.shape(x))
+    return [x], (_dim(b, ndim), _dim(b, ndim)), {}
+
+
+def repeats(b, x):
+    dim = b.draw(st.sampled_from([None, _dim(b, len(b.shape(x)))]))
+    return [x], (b.draw(st.integers(1, 3)),), {"dim": dim}
+
+
+def diagonal_args(b, x):
+    ndim = len(b.shape(x))
+    if ndim < 2:
+        return None
+    dim1, dim2 = b.draw(st.permutations(list(range(ndim))))[:2]
+    return [x], (), {"offset": b.draw(st.integers(-2, 2)), "dim1": dim1, "dim2": dim2}
+
+
+def diag_args(b, x):
+    if len(b.shape(x)) not in (1, 2):
+        return None
+    return [x], (b.draw(st.integers(-1, 1)),), {}
+
+
+def triangle(b, x):
+    if len(b.shape(x)) < 2:
+        return None
+    return [x], (b.draw(st.integers(-1, 1)),), {}
+
+
+def roll_args(b, x):
+    ndim = len(b.shape(x))
+    shift = b.draw(st.integers(-3, 3))
+    if ndim and b.draw(st.booleans()):
+        return [x], (shift,), {"dims": _dim(b, ndim)}
+    return [x], (shift,), {}
+
+
+def square(b, x):
+    """A batch of square matrices (a 2-D x that is not square picks or makes one)."""
+    shape = b.shape(x)
+    if len(shape) >= 2 and shape[-1] == shape[-2]:
+        return [x], (), {}
+    n = b.draw(st.integers(1, 3))
+    return [b.pick(lambda s: len(s) >= 2 and s[-1] == s[-2], shape=(n, n))], (), {}
+
+
+def mm_operand(b, x):
+    shape = b.shape(x)
+    if len(shape) != 2:
+        return None
+    k = shape[1]
+    return [x, b.pick(lambda s: len(s) == 2 and s[0] == k,
+                      shape=(k, b.draw(st.integers(1, 3))))], (), {}
+
+
+def mv_operand(b, x):
+    shape = b.shape(x)
+    if len(shape) != 2:
+        return None
+    return [x, b.pick(lambda s: s == (shape[1],), shape=(shape[1],))], (), {}
+
+
+def any_other(b, x):
+    """kron: a second operand of any shape up to two axes."""
+    return [x, b.pick(lambda s: len(s) <= 2)], (), {}
+
+
+def cross_operand(b, x):
+    shape = b.shape(x)
+    threes = [d for d, n in enumerate(shape) if n == 3]
+    if not threes:
+        return None
+    return [x, b.pick(lambda s: s == shape, shape=shape)], (), {"dim": b.draw(
+        st.sampled_from(threes))}
+
+
+def tensordot_operand(b, x):
+    shape = b.shape(x)
+    if not shape:
+        return None
+    k = shape[-1]
+    other = b.pick(lambda s: len(s) >= 1 and s[0] == k,
+                   shape=(k, *b.draw(st.lists(st.integers(1, 3), max_size=2))))
+    return [x, other], (), {"dims": 1}
+
+
+def quantile_args(b, x):
+    q = b.draw(st.sampled_from([0.0, 0.25, 0.5, 0.7, 1.0]))
+    if b.draw(st.booleans()):
+        return [x], (q,), {}
+    return [x], (q,), {"dim": _dim(b, len(b.shape(x))), "keepdim": b.draw(st.booleans())}
