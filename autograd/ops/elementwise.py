@@ -440,25 +440,98 @@ def call(op, x, **attrs):
     return op.apply(x, **attrs) if isinstance(x, Tensor) else op().forward(x, **attrs)
 
 
-_ERF_P = (-2.72614225801306e-10, 2.77068142495902e-08, -2.10102402082508e-06,
-          -5.69250639462346e-05, -7.34990630326855e-04, -2.95459980854025e-03,
-          -1.60960333262415e-02)
-_ERF_Q = (-1.45660718464996e-05, -2.13374055278905e-04, -1.68282697438203e-03,
-          -7.37332916720468e-03, -1.42647390514189e-02)
+# W. J. Cody, "Rational Chebyshev approximations for the error function", Math. Comp. 23 (1969),
+# the coefficients of his CALERF (highest power first): near 0, erf(x) = x P(x²) / Q(x²); beyond,
+# erfc(y) = e^(−y²) R(y), with R(y) = P(y) / Q(y) up to 4 and (1/√π − z P(z) / Q(z)) / y, z = 1/y²,
+# after. Each is accurate to about 1e-18, so the float64 results are off by rounding only.
+_CODY_SMALL = ((1.85777706184603153e-1, 3.16112374387056560e00, 1.13864154151050156e02,
+                3.77485237685302021e02, 3.20937758913846947e03),
+               (1.0, 2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
+                2.84423683343917062e03))
+_CODY_MIDDLE = ((2.15311535474403846e-8, 5.64188496988670089e-1, 8.88314979438837594e00,
+                 6.61191906371416295e01, 2.98635138197400131e02, 8.81952221241769090e02,
+                 1.71204761263407058e03, 2.05107837782607147e03, 1.23033935479799725e03),
+                (1.0, 1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
+                 1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
+                 3.43936767414372164e03, 1.23033935480374942e03))
+_CODY_TAIL = ((1.63153871373020978e-2, 3.05326634961232344e-1, 3.60344899949804439e-1,
+               1.25781726111229246e-1, 1.60837851487422766e-2, 6.58749161529837803e-4),
+              (1.0, 2.56852019228982242e00, 1.87295284992346047e00, 5.27905102951428412e-1,
+               6.05183413124413191e-2, 2.33520497626869185e-3))
+_CODY_SMALL_END, _CODY_MIDDLE_END = 0.46875, 4.0
+_ERFC_ZERO_FROM = 28.0  # erfc(27.3) already rounds to 0, below the smallest subnormal
+INV_SQRT_PI = 1 / math.sqrt(math.pi)
+_EXP_MINUS_SQUARED_SIXTEENTHS = {
+    np.dtype(dtype): np.array([math.exp(-(k / 16) ** 2) for k in range(28 * 16 + 1)]).astype(dtype)
+    for dtype in (np.float32, np.float64)}
+"""e^(−s²) for s = 0, 1/16, …, 28, rounded once: erfc's e^(−y²) starts from a look-up."""
+
+
+def _ratio(coefficients, x):
+    """P(x) / Q(x) by Horner's rule, in place on one array each."""
+    values = []
+    for poly in coefficients:
+        value = np.full_like(x, poly[0])
+        for c in poly[1:]:
+            value *= x
+            value += c
+        values.append(value)
+    return values[0] / values[1]
+
+
+def _erfc_beyond_small(y):
+    """erfc(y) for y > 0.46875 (NaN stays NaN): R(y) e^(−y²), with e^(−y²) formed as
+    e^(−s²) e^(−(y − s)(y + s)), s = y cut to 1/16ths and e^(−s²) looked up: e^(−y²) straight
+    from the rounded y² would be off by up to y² ulps, 700 at y = 26."""
+    y = np.minimum(y, _ERFC_ZERO_FROM)
+    ratio = _ratio(_CODY_MIDDLE, y)
+    tail = np.flatnonzero(y > _CODY_MIDDLE_END)
+    if tail.size:
+        far = y[tail]
+        z = 1 / (far * far)
+        ratio[tail] = (INV_SQRT_PI - z * _ratio(_CODY_TAIL, z)) / far
+    sixteenths = (np.fmin(y, _ERFC_ZERO_FROM) * 16).astype(np.intp)  # fmin: NaN gives 28
+    s = sixteenths / y.dtype.type(16)
+    with np.errstate(under="ignore"):
+        return ratio * np.exp((s - y) * (s + y)) * _EXP_MINUS_SQUARED_SIXTEENTHS[y.dtype].take(
+            sixteenths)
+
+
+def _error_function(a, complement):
+    """erf(a), or erfc(a) with ``complement``, elementwise in a's floating dtype (float64 for
+    integers), by Cody's approximations: in float64 within a few ulps
+    everywhere (tests/autograd/test_activations.py holds the bound, against mpmath), into
+    erfc's subnormal tail, and vectorised: about twice as fast as mapping ``math.erfc`` over
+    100,000 elements. float32 and float16 are computed in float32, twice as fast again and
+    within a few float32 ulps (the test's bound)."""
+    dtype = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
+    x = np.asarray(a, dtype=np.float32 if dtype.itemsize <= 4 else np.float64).ravel()
+    out = np.empty_like(x)
+    near_zero = np.abs(x) <= _CODY_SMALL_END
+    small = np.flatnonzero(near_zero)
+    if small.size:
+        x_small = x[small]
+        with np.errstate(under="ignore"):
+            value = x_small * _ratio(_CODY_SMALL, x_small * x_small)
+        out[small] = 1 - value if complement else value
+    rest = np.flatnonzero(~near_zero)
+    if rest.size:
+        x_rest = x[rest]
+        tail = _erfc_beyond_small(np.abs(x_rest))
+        out[rest] = (np.where(x_rest < 0, 2 - tail, tail) if complement
+                     else np.copysign(1 - tail, x_rest))
+    return out.reshape(np.shape(a)).astype(dtype, copy=False)
 
 
 def erf_array(a):
-    """The error function elementwise, in a's floating dtype. NumPy has none: float64 maps
-    ``math.erf`` (float64 accuracy, about 80 ns an element); float32 and float16 use the
-    rational approximation x P(x²) / Q(x²) on [-4, 4] that Eigen and XLA use for float32 (error
-    below 7e-8, under half a float32 ulp), vectorised and about 20 times faster."""
-    if a.dtype in (np.float32, np.float16):
-        x = np.clip(a.astype(np.float64), -4.0, 4.0)
-        squared = x * x
-        return (x * np.polyval(_ERF_P, squared) / np.polyval(_ERF_Q, squared)).astype(a.dtype)
-    values = np.fromiter(map(math.erf, a.ravel().tolist()), dtype=np.float64, count=a.size)
-    return values.reshape(a.shape).astype(a.dtype if a.dtype.kind == "f" else np.float64,
-                                          copy=False)
+    """The error function elementwise (see ``_error_function``)."""
+    return _error_function(a, complement=False)
+
+
+def erfc_array(a):
+    """1 − erf(a) elementwise, without the cancellation of 1 − erf(a) for large a (erfc(10) is
+    2e-45, not 0), as ``_error_function`` computes it."""
+    return _error_function(a, complement=True)
 
 
 @exposed("tan")

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..function import Function
 from . import array_or_tensor
-from .elementwise import call, erf_array
+from .elementwise import call, erf_array, erfc_array
 from .exposed import exposed
 
 _LONG = np.longdouble
@@ -159,11 +159,6 @@ _GILES_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0
 _SQRT_PI_OVER_TWO = math.sqrt(math.pi) / 2
 
 
-def _erfc_array(a):
-    return np.fromiter(map(math.erfc, a.ravel().tolist()), dtype=np.float64,
-                       count=a.size).reshape(a.shape)
-
-
 def erfinv_array(a):
     """The inverse error function elementwise, in a's floating dtype: Giles's approximation,
     then three Halley steps on erf(y) = |x| (for |x| > ½ on its complement, erfc(y) = 1 − |x|,
@@ -179,7 +174,7 @@ def erfinv_array(a):
     near_one = size > 0.5
     for _ in range(3):
         yi = y[inside]
-        residual = np.where(near_one[inside], (1 - size[inside]) - _erfc_array(yi),
+        residual = np.where(near_one[inside], (1 - size[inside]) - erfc_array(yi),
                             erf_array(yi) - size[inside])
         slope = 2 / math.sqrt(math.pi) * np.exp(-yi * yi)
         y[inside] = yi - residual / (slope + yi * residual)
