@@ -943,6 +943,27 @@ class Atan(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
+@exposed("logit")
+class Logit(Function):
+    """log(a / (1 − a)), the inverse of sigmoid, with derivative 1/a + 1/(1 − a) = 1/(a (1 − a))
+    on [0, 1] (a sum, so the second derivative at 0 and 1 is ∓inf, not inf − inf) and NaN
+    outside it, as in PyTorch."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
+
+    def forward(self, a):
+        self.save_for_backward(a)
+        return np.log(a / (1 - a))
+
+    def backward(self, grad):
+        (a,) = self.saved_tensors
+        inside = (_data(a) >= 0) & (_data(a) <= 1)
+        return select(inside, grad * (1 / a + 1 / (1 - a)), np.nan, source=a)
+
+    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+
+
 class _Binary(Function):
     """An elementwise op of two operands whose jvp is its two partial derivatives, ``partials``,
     applied to the tangents, and whose backward applies them to the gradient."""

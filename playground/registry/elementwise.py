@@ -266,6 +266,11 @@ ENTRIES = (
         derivative=r"\frac{dy}{dx} = \frac{1}{1 + x^2}",
         sentence='atan flattens on both sides: its slope 1/(1 + x²) is 1 at 0 and fades like 1/x².',
     ),
+    unary(
+        "logit", description="Elementwise log(x / (1 - x)), the inverse of sigmoid, for 0 < x < 1.",
+        derivative=r"\frac{dy}{dx} = \frac{1}{x\,(1 - x)}",
+        sentence="logit undoes sigmoid: its slope 1/(x(1 - x)) is 4 at ½ and infinite at 0 and 1.",
+    ),
     binary(
         "hypot", description="Elementwise length √(a² + b²) of the point (a, b), without overflow.",
         derivative=(

@@ -156,6 +156,7 @@ CASES = {
     "asin": (ag.asin, mp.asin, [0.999, -0.999]),
     "acos": (ag.acos, mp.acos, [0.999, -0.999]),
     "atan": (ag.atan, mp.atan, []),
+    "logit": (ag.logit, lambda x: mp.log(x / (1 - x)), [0.999, 1e-5]),
     "erfinv": (ag.erfinv, _erfinv, [0.999, -0.999, 1e-5, 0.9999999]),
     "lgamma": (ag.lgamma, _pole(lambda x: mp.re(mp.loggamma(x)), mp.inf), [-2.5, 2.0]),
     "digamma": (ag.digamma, _pole(mp.digamma, mp.nan), [-2.5, 2.0, 7.5]),
@@ -432,6 +433,8 @@ CONVENTION_DIFFERENCES = {
                      "still gives a number there",
     ("acosh", "d2"): "as d1; and at inf the limit 0 where PyTorch gives NaN",
     ("atanh", "d2"): "the limit 0 at ±inf, where PyTorch gives NaN",
+    ("logit", "d2"): "the limits ∓inf at 0 and 1, and 0 outside [0, 1] (d1 is NaN there, a "
+                     "constant); PyTorch gives NaN at 0, 1, ±inf and below 0 only near 0",
     ("rpow[0]", "d2"): "0 where 0**x is flat (x ≥ 0); PyTorch's where() passes NaN from the "
                        "dropped branch",
     ("gelu", "value"): "gelu(inf) is inf; PyTorch's float32 kernel gives NaN",

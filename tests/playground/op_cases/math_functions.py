@@ -40,6 +40,7 @@ CASES = {
     "asin": ((X,), {}, np.arcsin, (0,)),
     "acos": ((X,), {}, np.arccos, (0,)),
     "atan": ((Y,), {}, np.arctan, (0,)),
+    "logit": ((P,), {}, lambda a: np.log(a / (1 - a)), (0,)),
     "hypot": ((X, Y[0]), {}, np.hypot, (0, 1)),
     "logaddexp": ((X, Y[0]), {}, np.logaddexp, (0, 1)),
     "logaddexp2": ((X, Y[0]), {}, np.logaddexp2, (0, 1)),
@@ -98,7 +99,7 @@ lg = lgamma(p)
 dg = digamma(p + 6.0)  # PyTorch's trigamma (the gradient) is good to 1e-10 below 6
 fm = fmod(y * 3.0, 0.8)
 rm = remainder(y * 3.0, p)
-L = sum(si + ac + an + hy + la + l2 + xl + ei + lg + dg + fm + rm)
+L = sum(si + ac + an + hy + la + l2 + xl + ei + lg + dg + fm + rm + logit(p * 0.3))
 """
 
 PROGRAMS = {"math_functions": MATH, "inverse_and_gamma": INVERSE_AND_GAMMA}
