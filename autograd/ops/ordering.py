@@ -205,14 +205,14 @@ tensor_min = exposed("min")(_extreme("min", np.argmin, Min, reduce.Min, Minimum.
 def amax(x, dim=(), keepdim=False):
     """The largest elements over ``dim`` (one or several axes; all for ``()``), tied elements
     sharing the gradient equally, as torch.amax."""
-    return reduce.Max.apply(_as_tensor(x), axis=None if dim == () else dim, keepdims=keepdim)
+    return reduce.Amax.apply(_as_tensor(x), axis=None if dim == () else dim, keepdims=keepdim)
 
 
 @exposed("amin")
 def amin(x, dim=(), keepdim=False):
     """The smallest elements over ``dim`` (one or several axes; all for ``()``), tied elements
     sharing the gradient equally, as torch.amin."""
-    return reduce.Min.apply(_as_tensor(x), axis=None if dim == () else dim, keepdims=keepdim)
+    return reduce.Amin.apply(_as_tensor(x), axis=None if dim == () else dim, keepdims=keepdim)
 
 
 def _lower_median_index(data, axis):

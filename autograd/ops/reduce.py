@@ -110,6 +110,7 @@ class _Extreme(_Reduction):
     __slots__ = ()
     backward_runs_on_arrays = True
     pick = None  # the ufunc whose reduce picks the best: np.maximum or np.minimum
+    multiplies = False  # backward selects the shares (max(), min()) or multiplies (amax, amin)
 
     def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
@@ -130,7 +131,9 @@ class _Extreme(_Reduction):
         return winners / winners.sum(axis=self._reduced_axes(), keepdims=True, dtype=a.dtype)
 
     def backward(self, grad):
-        shares = self._shares()  # selected, not multiplied: an infinite gradient gives 0, not NaN
+        shares = self._shares()
+        if self.multiplies:  # an infinite gradient gives NaN (inf · 0) beside the best elements
+            return self._expand(grad) * shares
         return array_or_tensor.where(shares > 0, self._expand(grad), 0.0) * shares
 
     def jvp(self, tangent):
@@ -146,6 +149,22 @@ class Max(_Extreme):
 class Min(_Extreme):
     __slots__ = ()
     pick = np.minimum
+
+
+class Amax(Max):
+    """torch.amax: max's values and shares, but the gradient is multiplied by each element's
+    share rather than selected, so an infinite gradient gives NaN beside the largest elements,
+    as PyTorch's amax (and not its max()) gives."""
+
+    __slots__ = ()
+    multiplies = True
+
+
+class Amin(Min):
+    """torch.amin: see Amax."""
+
+    __slots__ = ()
+    multiplies = True
 
 
 def _mean(a, axes, keepdims):

@@ -385,6 +385,15 @@ def test_a_masked_out_element_gets_no_gradient_even_an_infinite_one(name):
     close(x.grad, tx.grad)  # PyTorch: [0, 0, 1] for relu; ours [nan, ...]
 
 
+@pytest.mark.parametrize("name", ["amax", "amin"])
+def test_amax_multiplies_an_infinite_gradient_by_the_mask_as_pytorch_does(name):
+    (x, tx) = both([[-2.0, 3.0, 3.0], [0.5, 0.5, 1.0]])
+    out, t_out = getattr(ag, name)(x, dim=1), getattr(torch, name)(tx, dim=1)
+    out.backward(ag.tensor([np.inf, 2.0]))
+    t_out.backward(torch.tensor([np.inf, 2.0], dtype=torch.float64))
+    close(x.grad, tx.grad)  # amax: [[nan, inf, inf], [0, 0, 2]]; max() and ours before: 0, not NaN
+
+
 def test_pow_at_base_zero_differentiates_like_pytorch():
     (x, tx), (b, tb) = both([0.0, 0.0]), both([2.0, 0.0])
     (x ** 0).backward(ag.tensor([1.0, 1.0]))
