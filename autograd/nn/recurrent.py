@@ -1,8 +1,9 @@
 """Recurrent layers as ``torch.nn`` builds them: RNN, LSTM, GRU and their cells.
 
-Each step is written with the engine's ops (linear, sigmoid, tanh, products), so the gradient
-through time can be read in the graph; an LSTM step's gates are one node (``LSTMGates``), as
-PyTorch fuses them, which makes it several times faster. Parameter names, shapes, gate order
+RNN and GRU steps are written with the engine's ops (linear, sigmoid, tanh, products), so the
+gradient through time can be read in the graph; an LSTM layer is one node per direction
+(``LSTMSequence``) after one product of the whole sequence by W_ih, as PyTorch fuses it, which
+makes it several times faster (an LSTMCell is such a node over one step). Parameter names, shapes, gate order
 (LSTM: input, forget, cell, output; GRU: reset, update, new) and initialisation (uniform in
 ``±1/sqrt(hidden_size)``) are PyTorch's, so a PyTorch ``state_dict`` loads as it is.
 """
@@ -32,68 +33,114 @@ def _rnn_cell(activation):
     return cell
 
 
-class LSTMGates(Function):
-    """An LSTM step after the input's product, in one node, as PyTorch fuses it into one kernel:
-    the input's share xz (N, 4H) = x W_ih^T + b_ih + b_hh, the state h, c (N, H) and W_hh give
-    the gates z = xz + h W_hh^T, then [h', c'] (N, 2H) with c' = σ(z_f) c + σ(z_i) tanh(z_g)
-    and h' = σ(z_o) tanh(c'). Thirteen nodes a step become one; x W_ih^T stays the engine's."""
+class LSTMSequence(Function):
+    """An LSTM layer over a whole sequence (one direction) in one node, as PyTorch runs it in
+    one fused kernel. Its inputs: xz (L, N, 4H) = x_t W_ih^T + b_ih + b_hh for every step t,
+    formed beforehand in one product (as cuDNN does); the state h, c (N, H); and W_hh (4H, H).
+    Each step makes the gates z = xz_t + h W_hh^T, c' = σ(z_f) c + σ(z_i) tanh(z_g) and
+    h' = σ(z_o) tanh(c'), in time order or, with ``reverse``, from the last step back. Output
+    (L, N, 2H): [h_t, c_t] at every step. Backward goes back through time in one loop (the
+    gates kept from forward), where one node per step cost the engine's bookkeeping 64 times
+    a training step in the course's 2-layer model; under create_graph it is written with the
+    engine's ops, so it is differentiated again."""
 
-    __slots__ = ("acts",)
+    __slots__ = ("reverse", "steps")
     backward_runs_on_arrays = True
 
-    def forward(self, xz, h, c, w_hh):
+    def forward(self, xz, h, c, w_hh, reverse=False):
+        self.reverse = reverse
         self.save_for_backward(xz, h, c, w_hh)
-        self.acts = _gate_values(xz + h @ w_hh.T, c)
-        i, f, g, o, c2, t = self.acts
-        return np.concatenate([o * t, c2], axis=-1)
+        self.steps = _lstm_steps(xz, h, c, w_hh, reverse)
+        return np.concatenate([np.stack([step[-1] for step in self.steps]),
+                               np.stack([step[5] for step in self.steps])], axis=-1)
 
-    def _acts(self, xz, h, c, w_hh):
-        """The gates, c' and tanh(c'): kept from forward on arrays, made again on Tensors (so
-        that under create_graph the backward is differentiable)."""
+    def _steps(self, xz, h, c, w_hh):
+        """Every step's values: kept from forward on arrays, made again on Tensors (so that
+        under create_graph the backward is differentiable)."""
         if isinstance(xz, np.ndarray):
-            return self.acts
-        return _gate_values(xz + h @ w_hh.swapaxes(-1, -2), c)
+            return self.steps
+        return _lstm_steps(xz, h, c, w_hh, self.reverse)
 
     def backward(self, grad):
         xz, h, c, w_hh = self.saved_tensors
-        i, f, g, o, c2, t = self._acts(xz, h, c, w_hh)
+        i, f, g, o, c_before, _, t_c, h_before, _ = (
+            _stacked(part) for part in zip(*self._steps(xz, h, c, w_hh)))
+        # z's slopes along c' (for i, f, g) and h' (for o), and c''s along h', for all steps at
+        # once: the loop back through time keeps only what chains one step to the one before.
+        slopes = aot.concatenate([g * i * (1 - i), c_before * f * (1 - f), i * (1 - g * g),
+                                  t_c * o * (1 - o)], -1)
+        through = o * (1 - t_c * t_c)
         size = c.shape[-1]
-        grad_h, grad_c = grad[..., :size], grad[..., size:]
-        grad_c2 = grad_c + grad_h * o * (1 - t * t)
-        grad_z = aot.concatenate([grad_c2 * g * i * (1 - i), grad_c2 * c * f * (1 - f),
-                                  grad_c2 * i * (1 - g * g), grad_h * t * o * (1 - o)], -1)
-        return grad_z, grad_z @ w_hh, grad_c2 * f, grad_z.swapaxes(-1, -2) @ h
+        grad_h = grad_c = 0
+        grad_z = [None] * xz.shape[0]
+        for t in _time_order(xz.shape[0], not self.reverse):
+            grad_h = grad_h + grad[t, :, :size]
+            grad_c = grad_c + grad[t, :, size:] + grad_h * through[t]
+            grad_z[t] = aot.concatenate([grad_c, grad_c, grad_c, grad_h], -1) * slopes[t]
+            grad_h, grad_c = grad_z[t] @ w_hh, grad_c * f[t]
+        grad_xz = _stacked(grad_z)
+        grad_w = grad_xz.reshape(-1, 4 * size).swapaxes(-1, -2) @ h_before.reshape(-1, size)
+        return grad_xz, grad_h, grad_c, grad_w
 
     def jvp(self, tangent_xz, tangent_h, tangent_c, tangent_w):
         xz, h, c, w_hh = self.saved_tensors
-        i, f, g, o, c2, t = self._acts(xz, h, c, w_hh)
         size = c.shape[-1]
-        tangent_z = (tangent_xz + tangent_h @ w_hh.swapaxes(-1, -2)
-                     + h @ tangent_w.swapaxes(-1, -2))
-        t_i, t_f, t_g, t_o = (tangent_z[..., k * size:(k + 1) * size] for k in range(4))
-        t_c2 = (t_f * f * (1 - f) * c + f * tangent_c + t_i * i * (1 - i) * g
-                + i * t_g * (1 - g * g))
-        return aot.concatenate([t_o * o * (1 - o) * t + o * (1 - t * t) * t_c2, t_c2], -1)
+        out = [None] * len(self.steps)
+        for t in _time_order(len(self.steps), self.reverse):
+            i, f, g, o, c_before, _, t_c, h_before, _ = self.steps[t]
+            tangent_z = (tangent_xz[t] + tangent_h @ w_hh.swapaxes(-1, -2)
+                         + h_before @ tangent_w.swapaxes(-1, -2))
+            t_i, t_f, t_g, t_o = (tangent_z[..., k * size:(k + 1) * size] for k in range(4))
+            tangent_c = (t_f * f * (1 - f) * c_before + f * tangent_c + t_i * i * (1 - i) * g
+                         + i * t_g * (1 - g * g))
+            tangent_h = t_o * o * (1 - o) * t_c + o * (1 - t_c * t_c) * tangent_c
+            out[t] = np.concatenate([tangent_h, tangent_c], axis=-1)
+        return np.stack(out)
 
 
-def _gate_values(z, c):
-    """σ(z_i), σ(z_f), tanh(z_g), σ(z_o), c' and tanh(c'), on arrays or Tensors."""
+def _time_order(length, reverse):
+    return range(length - 1, -1, -1) if reverse else range(length)
+
+
+def _stacked(parts):
+    """The arrays or Tensors ``parts`` stacked along a new first axis."""
+    return aot.concatenate([part[None] for part in parts], 0)
+
+
+def _lstm_steps(xz, h, c, w_hh, reverse):
+    """Every step of an LSTM layer, on arrays or Tensors, in time order: (σ(z_i), σ(z_f),
+    tanh(z_g), σ(z_o), c before, c after, tanh(c after), h before, h after)."""
+    w_t = w_hh.swapaxes(-1, -2)
     size = c.shape[-1]
-    squashed = aot.sigmoid(z)  # all four blocks at once, g's unused: fewer, larger calls
-    i, f, o = (squashed[..., k * size:(k + 1) * size] for k in (0, 1, 3))
-    g = aot.tanh(z[..., 2 * size:3 * size])
-    c2 = f * c + i * g
-    return i, f, g, o, c2, aot.tanh(c2)
+    steps = [None] * xz.shape[0]
+    for t in _time_order(xz.shape[0], reverse):
+        z = xz[t] + h @ w_t
+        squashed = aot.sigmoid(z)  # all four blocks at once, g's unused: fewer, larger calls
+        i, f, o = (squashed[..., k * size:(k + 1) * size] for k in (0, 1, 3))
+        g = aot.tanh(z[..., 2 * size:3 * size])
+        c_after = f * c + i * g
+        t_c = aot.tanh(c_after)
+        h_after = o * t_c
+        steps[t] = (i, f, g, o, c, c_after, t_c, h, h_after)
+        h, c = h_after, c_after
+    return steps
+
+
+def _lstm_layer(xs, state, weights, reverse=False):
+    """An LSTM layer over the sequence xs (L, N, I) from the state (h, c): the outputs (L, N, H)
+    and the last (h, c). ``weights`` hold b_ih + b_hh as their one bias (``_lstm_weights``)."""
+    h, c = state
+    w_ih, w_hh, bias = weights
+    out = LSTMSequence.apply(linear(xs, w_ih, bias), h, c, w_hh, reverse=reverse)
+    size = c.shape[-1]
+    last = 0 if reverse else -1
+    return out[..., :size], (out[last, :, :size], out[last, :, size:])
 
 
 def _lstm_cell(x, state, weights):
-    """One LSTM step from the input x and the state (h, c); ``weights`` hold b_ih + b_hh as
-    their one bias (``_lstm_weights``)."""
-    h, c = state
-    w_ih, w_hh, bias = weights
-    out = LSTMGates.apply(linear(x, w_ih, bias), h, c, w_hh)
-    size = c.shape[-1]
-    return out[..., :size], out[..., size:]
+    """One LSTM step from the input x (N, I) and the state (h, c): a sequence of one."""
+    _, state = _lstm_layer(x.unsqueeze(0), state, weights)
+    return state
 
 
 def _lstm_weights(weights):
@@ -201,21 +248,18 @@ class RNNBase(Module):
             x = x.swapaxes(0, 1)
         states = self._initial_states(hx, x.shape[1], batched, dtype)
         directions = 2 if self.bidirectional else 1
-        steps = x.unbind(0)  # each layer reads and writes a list of steps: no slicing in a loop
         finals = []
         for layer in range(self.num_layers):
             if layer and self.dropout and self.training:
-                steps = [dropout(step, self.dropout, True) for step in steps]
+                x = dropout(x, self.dropout, True)
             outputs = []
             for reverse in range(directions):
                 k = layer * directions + reverse
                 state = tuple(s[k] for s in states) if self.mode == "LSTM" else states[k]
-                seq, state = self._run(steps, state, self._weights(layer, reverse),
-                                       bool(reverse))
+                seq, state = self._run(x, state, self._weights(layer, reverse), bool(reverse))
                 outputs.append(seq)
                 finals.append(state)
-            steps = outputs[0] if directions == 1 else [cat(pair, -1) for pair in zip(*outputs)]
-        x = stack(steps, 0)
+            x = outputs[0] if directions == 1 else cat(outputs, -1)
         if not batched:
             x = x.squeeze(1)
         elif self.batch_first:
@@ -225,15 +269,17 @@ class RNNBase(Module):
             return x, (h_n, c_n)
         return x, self._final(finals, batched)
 
-    def _run(self, steps, state, weights, reverse):
-        """One direction of one layer over the sequence: its outputs and last state."""
+    def _run(self, x, state, weights, reverse):
+        """One direction of one layer over the sequence x (L, N, D): its outputs (L, N, H) and
+        last state. An LSTM layer is one node (``LSTMSequence``); RNN and GRU go step by step."""
+        if self.mode == "LSTM":
+            return _lstm_layer(x, state, _lstm_weights(weights), reverse)
         cell = CELLS[self.mode]
-        weights = _lstm_weights(weights) if self.mode == "LSTM" else weights
+        steps = x.unbind(0)
         outputs = [None] * len(steps)
-        for t in (reversed if reverse else iter)(range(len(steps))):
-            state = cell(steps[t], state, weights)
-            outputs[t] = state[0] if self.mode == "LSTM" else state
-        return outputs, state
+        for t in _time_order(len(steps), reverse):
+            state = outputs[t] = cell(steps[t], state, weights)
+        return stack(outputs, 0), state
 
     def _initial_states(self, hx, batch, batched, dtype):
         """h0 (and c0) for every layer and direction: zeros unless given."""

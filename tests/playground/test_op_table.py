@@ -32,8 +32,8 @@ INTERNAL = {
              "singular values (svdvals)" for name in ("SvdU", "SvdVh")},
     **{name: "a factor of linalg.qr (Q, R): the playground has no op of two results yet"
        for name in ("QrQ", "QrR")},
-    "LSTMGates": "nn.LSTM's fused gates; the playground draws an LSTM step gate by gate (the "
-                 "lstm_cell preset)",
+    "LSTMSequence": "nn.LSTM's fused layer; the playground draws an LSTM step gate by gate "
+                    "(the lstm_cell preset)",
     "Polygamma": "ψ⁽ⁿ⁾(x), digamma's derivatives, recorded only under create_graph (and "
                  "ag.polygamma(n, x), which the playground does not offer)",
 }
