@@ -168,15 +168,18 @@ class Tensor:
         return self.transpose()
 
     def numpy(self):
+        """The NumPy array holding this tensor's values (shared, not copied)."""
         return self.data
 
     def item(self):
+        """The one element as a Python number; ValueError for more than one element."""
         if self.data.size != 1:
             raise ValueError(f"item() needs a tensor with exactly one element, this one has shape "
                              f"{self.shape}; index it first or reduce it with sum() or mean()")
         return self.data.item()
 
     def tolist(self):
+        """The values as (nested) Python lists of numbers, as ``x.tolist()`` in PyTorch."""
         return self.data.tolist()
 
     def __array__(self, dtype=None, copy=None):
@@ -502,21 +505,27 @@ class Tensor:
         return str(self.dtype) if dtype is None else self.to(dtype)
 
     def float(self):
+        """A float32 copy, recorded so the gradient flows back (PyTorch's ``x.float()``)."""
         return self.to(np.float32)
 
     def double(self):
+        """A float64 copy, recorded so the gradient flows back (PyTorch's ``x.double()``)."""
         return self.to(np.float64)
 
     def half(self):
+        """A float16 copy, recorded so the gradient flows back (PyTorch's ``x.half()``)."""
         return self.to(np.float16)
 
     def int(self):
+        """An int32 copy (untracked: integers have no gradient)."""
         return self.to(np.int32)
 
     def long(self):
+        """An int64 copy (untracked: integers have no gradient)."""
         return self.to(np.int64)
 
     def bool(self):
+        """A copy as booleans (untracked, like every cast to a non-float dtype)."""
         return self.to(np.bool_)
 
     # --- not differentiable: results are constants ----------------------------------------------
@@ -559,6 +568,8 @@ class Tensor:
         return _constant(self.data.astype(dtype))
 
     def nonzero(self):
+        """NumPy's nonzero, as numpygrad's Array has it: a tuple of index tensors, one per axis
+        (PyTorch's ``x.nonzero()`` is one (n, ndim) tensor; its ``as_tuple=True`` gives this)."""
         return tuple(_constant(i) for i in np.nonzero(self.data))
 
     def fill(self, value):

@@ -10,6 +10,8 @@ from .exposed import exposed
 
 @exposed("add")
 class Add(Function):
+    """a + b, broadcasting; both operands get the gradient unchanged (summed over broadcast axes)."""
+
     __slots__ = ()
     promotes_zero_dim = True
     backward_runs_on_arrays = True
@@ -26,6 +28,8 @@ class Add(Function):
 
 @exposed("sub")
 class Sub(Function):
+    """a − b, broadcasting; a gets the gradient, b its negative."""
+
     __slots__ = ()
     promotes_zero_dim = True
     backward_runs_on_arrays = True
@@ -42,6 +46,8 @@ class Sub(Function):
 
 @exposed("mul")
 class Mul(Function):
+    """a · b, broadcasting; each factor's gradient is the upstream gradient times the other."""
+
     __slots__ = ()
     promotes_zero_dim = True
     backward_runs_on_arrays = True
@@ -109,6 +115,8 @@ class Div(Function):
 
 @exposed("neg")
 class Neg(Function):
+    """−a; the gradient with its sign flipped."""
+
     __slots__ = ()
     backward_runs_on_arrays = True
 

@@ -12,6 +12,8 @@ from .exposed import exposed
 
 @exposed("exp")
 class Exp(Function):
+    """eᵃ, with derivative eᵃ (the output itself)."""
+
     __slots__ = ()
     backward_runs_on_arrays = True
 
@@ -29,6 +31,8 @@ class Exp(Function):
 
 @exposed("log")
 class Log(Function):
+    """ln a, with derivative 1/a (−inf at 0, NaN below, as in PyTorch)."""
+
     __slots__ = ()
     backward_runs_on_arrays = True
 
@@ -45,6 +49,8 @@ class Log(Function):
 
 @exposed("sqrt")
 class Sqrt(Function):
+    """√a, with derivative 1/(2√a) (inf at 0)."""
+
     __slots__ = ()
     backward_runs_on_arrays = True
 
@@ -116,6 +122,8 @@ class Sign(Function):
 
 @exposed("sin")
 class Sin(Function):
+    """sin a, with derivative cos a."""
+
     __slots__ = ()
     backward_runs_on_arrays = True
 
@@ -132,6 +140,8 @@ class Sin(Function):
 
 @exposed("cos")
 class Cos(Function):
+    """cos a, with derivative −sin a."""
+
     __slots__ = ()
     backward_runs_on_arrays = True
 
@@ -148,6 +158,8 @@ class Cos(Function):
 
 @exposed("tanh")
 class Tanh(Function):
+    """tanh a, with derivative 1 − tanh² a (from the output)."""
+
     __slots__ = ()
     backward_runs_on_arrays = True
 

@@ -86,6 +86,9 @@ class Sum(_Reduction):
 
 @exposed("mean")
 class Mean(_Reduction):
+    """The mean over ``axis`` (all axes when None): each element gets the gradient divided by
+    the number of elements averaged."""
+
     __slots__ = ("count",)
     backward_runs_on_arrays = True
 

@@ -14,6 +14,8 @@ from .exposed import exposed
 
 
 class Reshape(Function):
+    """The same elements in a new shape (one size may be -1); the gradient is reshaped back."""
+
     __slots__ = ("shape", "new_shape")
     backward_runs_on_arrays = True
 
@@ -119,6 +121,8 @@ class IndexAdd(Function):
 
 
 class Concatenate(Function):
+    """Tensors joined along an existing axis; each gets its slice of the gradient."""
+
     __slots__ = ("axis", "bounds")
     backward_runs_on_arrays = True
 
@@ -143,6 +147,8 @@ class Concatenate(Function):
 
 
 class Stack(Function):
+    """Tensors of one shape joined along a new axis; each gets its slice of the gradient."""
+
     __slots__ = ("axis", "count")
     backward_runs_on_arrays = True
 
@@ -176,6 +182,8 @@ def shape_arg(shape):
 
 @exposed("reshape")
 def reshape(x, *shape):
+    """x's elements in ``shape`` (a tuple or separate sizes, one of them may be -1), as
+    x.reshape in PyTorch."""
     return Reshape.apply(x, shape=shape_arg(shape))
 
 
@@ -279,11 +287,13 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 @exposed("concatenate", method=False)
 def concatenate(tensors, axis=0):
+    """``tensors`` joined along ``axis`` (PyTorch's torch.cat)."""
     return Concatenate.apply(*tensors, axis=axis)
 
 
 @exposed("stack", method=False)
 def stack(tensors, axis=0):
+    """``tensors`` of one shape joined along a new ``axis``, as torch.stack."""
     return Stack.apply(*tensors, axis=axis)
 
 

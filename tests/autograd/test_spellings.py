@@ -314,3 +314,14 @@ def test_the_seed_methods_stay_untracked():
     results = [x.sort().indices, x.astype(np.float32), x.fill(2.0), *x.nonzero(), x.all(),
                x.any()]
     assert not any(r.requires_grad or r.grad_fn is not None for r in results)
+
+
+def test_every_public_function_and_tensor_method_says_what_it_does():
+    """help(ag.exp) and help(x.exp) show a docstring for every op a student can call."""
+    from autograd.ops import PUBLIC
+
+    functions = [name for name, fn in PUBLIC.items() if not (fn.__doc__ or "").strip()]
+    methods = [name for name in dir(ag.Tensor) if not name.startswith("_")
+               and callable(getattr(ag.Tensor, name))
+               and not (getattr(ag.Tensor, name).__doc__ or "").strip()]
+    assert not functions and not methods, (functions, methods)
