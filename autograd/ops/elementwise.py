@@ -480,40 +480,48 @@ _EXP_MINUS_SQUARED_SIXTEENTHS = {
 
 
 def _ratio(coefficients, x):
-    """P(x) / Q(x) by Horner's rule, in place on one array each."""
-    values = []
-    for poly in coefficients:
-        value = np.full_like(x, poly[0])
-        for c in poly[1:]:
+    """P(x) / Q(x) by Horner's rule, in place on one new array each (a course's arrays are too
+    large for NumPy's cache of small ones, so every temporary costs fresh memory)."""
+    numerator, denominator = ((x * poly[0]) for poly in coefficients)
+    for value, poly in ((numerator, coefficients[0]), (denominator, coefficients[1])):
+        value += poly[1]
+        for c in poly[2:]:
             value *= x
             value += c
-        values.append(value)
-    return values[0] / values[1]
+    numerator /= denominator
+    return numerator
 
 
 def _erfc_beyond_small(y):
-    """erfc(y) for y > 0.46875 (NaN stays NaN): R(y) e^(−y²), with e^(−y²) formed as
-    e^(−s²) e^(−(y − s)(y + s)), s = y cut to 1/16ths and e^(−s²) looked up: e^(−y²) straight
+    """erfc(y) for y > 0.46875 (NaN stays NaN), overwriting y: R(y) e^(−y²), with e^(−y²) formed
+    as e^(−s²) e^(−(y − s)(y + s)), s = y cut to 1/16ths and e^(−s²) looked up: e^(−y²) straight
     from the rounded y² would be off by up to y² ulps, 700 at y = 26."""
-    y = np.minimum(y, _ERFC_ZERO_FROM)
+    np.minimum(y, _ERFC_ZERO_FROM, out=y)
     ratio = _ratio(_CODY_MIDDLE, y)
     tail = np.flatnonzero(y > _CODY_MIDDLE_END)
     if tail.size:
         far = y[tail]
         z = 1 / (far * far)
         ratio[tail] = (INV_SQRT_PI - z * _ratio(_CODY_TAIL, z)) / far
-    sixteenths = (np.fmin(y, _ERFC_ZERO_FROM) * 16).astype(np.intp)  # fmin: NaN gives 28
-    s = sixteenths / y.dtype.type(16)
+    sixteenths = np.fmin(y, _ERFC_ZERO_FROM)  # fmin: NaN gives 28, a valid index
+    sixteenths *= 16
+    sixteenths = sixteenths.astype(np.intp)
+    s = sixteenths.astype(y.dtype)
+    s /= 16
+    exponent = s - y
+    s += y
+    exponent *= s
     with np.errstate(under="ignore"):
-        return ratio * np.exp((s - y) * (s + y)) * _EXP_MINUS_SQUARED_SIXTEENTHS[y.dtype].take(
-            sixteenths)
+        ratio *= np.exp(exponent, out=exponent)
+        ratio *= _EXP_MINUS_SQUARED_SIXTEENTHS[y.dtype].take(sixteenths)
+    return ratio
 
 
 def _error_function(a, complement):
     """erf(a), or erfc(a) with ``complement``, elementwise in a's floating dtype (float64 for
-    integers), by Cody's approximations: in float64 within a few ulps
-    everywhere (tests/autograd/test_activations.py holds the bound, against mpmath), into
-    erfc's subnormal tail, and vectorised: about twice as fast as mapping ``math.erfc`` over
+    integers), by Cody's approximations: in float64 within a few ulps everywhere
+    (tests/autograd/test_activations.py holds the bound, against mpmath), into erfc's
+    subnormal tail, and vectorised: about twice as fast as mapping ``math.erfc`` over
     100,000 elements. float32 and float16 are computed in float32, twice as fast again and
     within a few float32 ulps (the test's bound)."""
     dtype = a.dtype if a.dtype.kind == "f" else np.dtype(np.float64)
@@ -522,16 +530,22 @@ def _error_function(a, complement):
     near_zero = np.abs(x) <= _CODY_SMALL_END
     small = np.flatnonzero(near_zero)
     if small.size:
-        x_small = x[small]
+        value = x.take(small)
         with np.errstate(under="ignore"):
-            value = x_small * _ratio(_CODY_SMALL, x_small * x_small)
-        out[small] = 1 - value if complement else value
+            value *= _ratio(_CODY_SMALL, value * value)
+        if complement:
+            np.subtract(1, value, out=value)
+        out.put(small, value)
     rest = np.flatnonzero(~near_zero)
     if rest.size:
-        x_rest = x[rest]
+        x_rest = x.take(rest)
         tail = _erfc_beyond_small(np.abs(x_rest))
-        out[rest] = (np.where(x_rest < 0, 2 - tail, tail) if complement
-                     else np.copysign(1 - tail, x_rest))
+        if complement:
+            np.subtract(2, tail, out=tail, where=x_rest < 0)
+        else:
+            np.subtract(1, tail, out=tail)
+            np.copysign(tail, x_rest, out=tail)
+        out.put(rest, tail)
     return out.reshape(np.shape(a)).astype(dtype, copy=False)
 
 

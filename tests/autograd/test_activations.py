@@ -406,7 +406,7 @@ def test_activations_are_functions_and_prelu_and_the_math_functions_are_also_met
 
 
 def test_float32_erf_and_erfc_are_within_a_few_float32_ulps_of_the_exact_value():
-    """Cody's approximations evaluated in float32, twice as fast as in float64 (3.8 and 6.0
+    """Cody's approximations evaluated in float32, twice as fast as in float64 (4.1 and 6.5
     float32 ulps measured over 160,000 points)."""
     from autograd.ops.elementwise import erf_array, erfc_array
 
