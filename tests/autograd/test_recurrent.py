@@ -255,3 +255,15 @@ def test_an_lstms_forward_mode_matches_its_reverse_mode():
     (lstm(leaf)[0] * ag.tensor(probe)).sum().backward()
     assert (tangent.data * probe).sum() == pytest.approx((leaf.grad.data * direction).sum(),
                                                          rel=1e-10)
+
+
+def test_an_lstm_layer_is_one_node_per_direction_after_one_input_product():
+    """As PyTorch fuses a layer into one kernel: the whole sequence's x W_ih^T is one Linear,
+    and the steps through time one LSTMSequence, per layer and direction (not a node per step)."""
+    lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    out, (h_n, c_n) = lstm(ag.randn(7, 2, 3))
+    nodes, _ = ag.trace(out + h_n.sum() + c_n.sum())
+    names = [node.grad_fn.name for node in nodes if node.grad_fn is not None]
+    assert names.count("LSTMSequence") == 4
+    assert names.count("Linear") == 4
+    assert len(names) < 40  # 7 steps x 2 layers x 2 directions would be 28 fused steps alone
