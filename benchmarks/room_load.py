@@ -9,8 +9,10 @@ client of `benchmarks/load.py` (`load.Session`), on the Live class page (`/class
      after a short think (within `--think` seconds; a third of them a recognisable wrong one)
      and, once the count says all have answered, the teacher reveals.
 
-Each page keeps its one-second `st.fragment` timer running as a browser's does: a student's asks
-whether the teacher moved, the teacher's redraws the projector. Figures, per run:
+Each page runs as a browser runs it: a student's follower script waits on the beat address
+(pages/ui/classroom_beat.py) and reruns its fragment when the teacher moved (where the server
+has no beat address, deploy/serve.sh's replicas, once a second), and the teacher's projector
+redraws on its `st.fragment` timer. Figures, per run:
 
 - follow: the teacher's click on Next to the student's page showing the new step;
 - answer visible: the student's Send to the first projector frame computed after the answer was
@@ -29,8 +31,8 @@ try every half second); a student's address keeps their pass, so they are back i
 the teacher reopens the private teacher link, as a teacher would. It reports how long after the
 restart every student was back. A student whose Send got no mark sends again.
 
-By default it starts `streamlit run streamlit_app.py` on a free loopback port with a fresh
-SQLite database in a temporary folder; `--serve K` starts deploy/serve.sh (K replicas behind
+By default it starts `streamlit run app.py` on a free loopback port with a fresh SQLite
+database in a temporary folder; `--serve K` starts deploy/serve.sh (K replicas behind
 nginx); `--postgres` gives the server(s) a throwaway PostgreSQL (`benchmarks/_postgres.py`),
 `--database-url` an existing database; `--url` uses a running server (loopback; lost answers
 then need `--database-url`). `--repeats R` runs the class R times, each on a fresh server and
@@ -69,12 +71,16 @@ import websockets  # noqa: E402  (a dependency of Streamlit)
 from _postgres import PostgresServer  # noqa: E402
 from _timing import print_table  # noqa: E402
 from sqlalchemy import select  # noqa: E402
+from streamlit.components.v2.bidi_component.main import _make_trigger_id  # noqa: E402
+from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
 
 from playground import limits, presets, share  # noqa: E402
 from playground.classroom import database, lesson  # noqa: E402
 from playground.classroom.schema import answers, rooms, steps, students  # noqa: E402
 
 ROOT = HERE.parent
+APP = ROOT / "app.py"
+"""The app with the Live class's beat address (`streamlit run app.py`)."""
 FIGURES = ("follow", "answer visible", "reveal seen", "join", "answer accepted")
 RECONNECT_S = 0.5
 """How often a page tries its websocket again after the server went away."""
@@ -126,6 +132,8 @@ class Tab(load.Session):
         self.page: list[tuple[float, str]] = []
         self.ids: list[str] = []  # widget ids of the last whole run
         self.run_ids: list[str] = []
+        self.follower: tuple[str, str, dict] | None = None  # (id, fragment id, data)
+        self.beat: Beat | None = None  # the follower's script's wait on the beat address
 
     async def rerun(self, page=None, widgets=None, fragment=None) -> list[tuple[float, str]]:
         self.texts, self.run_ids = [], []
@@ -144,6 +152,8 @@ class Tab(load.Session):
         proto = getattr(element, kind, None)
         if getattr(proto, "id", ""):
             self.run_ids.append(proto.id)
+        if kind == "bidi_component" and proto.component_name.endswith("class_follower"):
+            self.follower = (proto.id, delta.fragment_id, json.loads(proto.json))
         if kind in ("heading", "markdown"):
             self.texts.append((now, proto.body))
         elif kind == "metric":
@@ -268,30 +278,90 @@ def _said(tab: Tab) -> str:
 
 
 async def _follow(lesson_: Lesson, me: Pupil, tab: Tab) -> None:
-    """The student's tab until the lesson ends: the follower's timer, and Send once per
+    """The student's tab until the lesson ends: the follower's script, and Send once per
     exercise step after a think; reconnects after a kill."""
-    due = time.perf_counter() + 1.0
     answer_at: dict[int, float] = {}
     while not lesson_.finished:
         try:
             _read_page(lesson_, me, tab, answer_at)
             step = _step_shown(tab)
             send_at = answer_at.get(step) if step not in me.accepted else None
-            if send_at is not None and send_at < due:
-                await asyncio.sleep(max(0.0, send_at - time.perf_counter()))
+            wait = 1.0 if send_at is None else send_at - time.perf_counter()
+            moved = await _follower(tab, max(0.0, min(wait, 1.0)))  # 1 s: is the lesson over?
+            if not moved and send_at is not None and time.perf_counter() >= send_at:
                 await _send(lesson_, me, tab, step)
                 if step not in me.accepted:  # refused, or the page went away: a while later
                     answer_at[step] = time.perf_counter() + 2.0
-            else:
-                due = await _tick(tab, due)
         except (websockets.ConnectionClosed, OSError) as error:
+            if tab.beat is not None:
+                tab.beat.cancel()
+                tab.beat = None
             if not lesson_.down:
                 me.outcome.disconnects += 1
                 me.outcome.errors.append(f"student {me.number}: {type(error).__name__}")
             await _reconnect(tab, lesson_, tab.query)
             if tab.find(IN_ROOM) is not None and lesson_.restarted is not None:
                 me.back = time.perf_counter()
-            due = time.perf_counter() + 1.0
+    if tab.beat is not None:
+        tab.beat.cancel()
+
+
+class Beat:
+    """What the follower's script (pages/ui/classroom_follow/follow.js) does in a browser: one
+    request to the beat address, which answers when the room's version differs from the one the
+    page drew; where the server has none, a wait of the page's own pace instead."""
+
+    def __init__(self, base: str, data: dict) -> None:
+        self.version = data["version"]
+        self.task = asyncio.ensure_future(self._ask(base, data))
+
+    async def _ask(self, base: str, data: dict) -> bool:
+        """True once the version moved; False when the server has no beat address (after
+        waiting the page's pace)."""
+        parts = urllib.parse.urlsplit(base)
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        path = f"{data['url']}&seen={self.version}"
+        try:
+            while True:
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\n\r\n".encode())
+                head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+                length = re.search(r"(?i)content-length:\s*(\d+)", head)
+                body = await reader.readexactly(int(length.group(1)) if length else 0)
+                if "application/json" not in head.lower():
+                    await asyncio.sleep(data["fallback_ms"] / 1000)
+                    return False
+                if json.loads(body).get("version") != self.version:
+                    return True
+        finally:
+            writer.close()
+
+    def cancel(self) -> None:
+        self.task.cancel()
+
+
+async def _follower(tab: Tab, within: float) -> bool:
+    """Wait for the follower's script to rerun its fragment (as a browser's does, which runs the
+    page when the teacher moved), at most ``within`` seconds; False when the time ran out
+    first."""
+    if tab.follower is None:
+        raise RuntimeError("the Live class page has no follower")
+    widget, fragment, data = tab.follower
+    if tab.beat is None or tab.beat.version != data["version"]:
+        if tab.beat is not None:
+            tab.beat.cancel()
+        tab.beat = Beat(tab.base, data)
+    done, _ = await asyncio.wait([tab.beat.task], timeout=within)
+    if not done:
+        return False
+    try:
+        tab.beat.task.result()
+    except asyncio.IncompleteReadError as error:  # the server went away mid-answer
+        raise ConnectionResetError("the beat's connection closed") from error
+    tab.beat = None
+    moved = WidgetState(id=_make_trigger_id(widget, "events"),
+                        json_trigger_value=json.dumps([{"event": "moved", "value": 1}]))
+    await tab.rerun(widgets=[moved], fragment=fragment)
+    return True
 
 
 def _step_shown(tab: Tab) -> int | None:
@@ -539,12 +609,12 @@ def one_run(args, database_url: str | None) -> dict:
     if args.serve:
         server = load.Replicas(args.serve, log=log, env=env)
     else:
-        server = load.Server(ROOT / "streamlit_app.py", [], args.url, args.pids, log=log,
+        server = load.Server(APP, [], args.url, args.pids, log=log,
                              env=env)
     killer = None
     if args.kill_server_at is not None:
         port = urllib.parse.urlsplit(server.url).port
-        killer = Killer(server, lambda: load.Server(ROOT / "streamlit_app.py", [], log=log,
+        killer = Killer(server, lambda: load.Server(APP, [], log=log,
                                                     port=port, env=env))
     try:
         client_before = resource.getrusage(resource.RUSAGE_SELF)
@@ -687,7 +757,7 @@ def main() -> None:
             url = postgres.new_database() if postgres else args.database_url
             runs.append(one_run(args, url))
     served = args.url or (f"deploy/serve.sh {args.serve} (nginx)" if args.serve
-                          else "streamlit run streamlit_app.py")
+                          else "streamlit run app.py")
     store = "PostgreSQL" if args.postgres or (args.database_url or "").startswith("postgres") \
         else "SQLite"
     print(f"\n{args.students} students joining within {args.join:g} s, a 5-step lesson with 2 "

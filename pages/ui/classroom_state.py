@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from pages.ui import keys
+from pages.ui import cached, keys
 from pages.ui import session as state
 from playground import exercises
 from playground.classroom import (
@@ -30,6 +30,8 @@ TEACHER = keys.STATE + "class_teacher"  # TeacherPass of the room this session t
 STUDENT = keys.STATE + "class_student"  # StudentPass of the room this session joined
 LOADED = keys.STATE + "class_loaded"  # (step id, revealed) last loaded into the graph
 SEEN = keys.STATE + "class_seen"  # the room's version the page last drew
+VIEW = keys.STATE + "class_view"  # StudentView the follower read for the page's next run
+IN_PAGE_RUN = keys.STATE + "class_in_page_run"  # the follower runs within the page's run
 ANSWER_ERRORS = keys.STATE + "class_answer_errors"  # hidden number -> why its answer was refused
 MESSAGE = keys.STATE + "class_message"  # (level, text) of the last action, shown once
 POSITION = keys.STATE + "class_position"  # lesson.Position of the step last loaded, or None
@@ -38,6 +40,8 @@ ROOM_PARAM, KEY_PARAM, JOIN_PARAM, PASS_PARAM = "room", "key", "join", "me"
 PAGE_PATH = "class"
 FOLLOW_SECONDS = 1.0
 """How often a follower asks the database whether the teacher moved (a tiny indexed read)."""
+PROJECTOR_SECONDS = 0.5
+"""How often the teacher's projector reads the class's answers again."""
 
 
 @st.cache_resource(show_spinner=False)
@@ -140,12 +144,18 @@ def follow_step(view: StudentView) -> bool:
     return True
 
 
+def open_step(page: str, query: str) -> lesson.StepContent:
+    """`lesson.open_step`, read once per process for the whole class (an exercise's graph is
+    evaluated to read it): every student loads the same step at the same moment."""
+    return cached.memo().get(("open_step", page, query), lambda: lesson.open_step(page, query))
+
+
 def load_step(page: str, query: str, revealed: bool, keep_font: bool = False
               ) -> lesson.StepContent:
     """Make a step this session's graph, view, exercise and Step through position (what its
     link would open; with ``keep_font``, a student's phone keeps its text size, not the
     projector's); a revealed exercise opens the pages that would show its answers."""
-    content = lesson.open_step(page, query)
+    content = open_step(page, query)
     st.session_state[POSITION] = content.position
     if content.spec is not None:
         if state.spec() != content.spec:

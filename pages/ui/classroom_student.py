@@ -1,16 +1,21 @@
 """The Live class page for a student (follow the teacher's step, answer its hidden numbers) and
 for a visitor (join a class, or open one as its teacher).
 
-Following is a fragment on a one-second timer that asks the database for the room's version
-(`Classroom.beat`): when the teacher has moved, it loads the new step into this session's graph
-and reruns the whole page, which draws it (one run of the page per step).
+Following is a fragment holding a script of ours that waits on the beat address
+(`classroom_beat`) and reruns the fragment when the teacher has moved: it then loads the new step
+into this session's graph and reruns the whole page, which draws it (one run of the page per
+step). Without the beat address (the app started from streamlit_app.py) the script reruns the
+fragment once a second, which asks the database itself.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
 import streamlit as st
 
-from pages.ui import admission, cached, classroom_lessons, drawing, frame, keys
+from pages.ui import admission, cached, classroom_beat, classroom_lessons, drawing, frame, keys
 from pages.ui import classroom_state as cs
 from pages.ui import session as state
 from playground import exercises, limits
@@ -27,7 +32,11 @@ from playground.step_view import StepView
 
 W = keys.WIDGET + "class_"
 JOIN_CODE, NICKNAME, JOIN, OPEN_ROOM = W + "join_code", W + "nickname", W + "join", W + "open"
-SUBMIT, LEAVE = W + "submit", W + "leave"
+SUBMIT, LEAVE, FOLLOWER = W + "submit", W + "leave", W + "follower"
+_FOLLOWER = st.components.v2.component(
+    "class_follower",
+    js=(Path(__file__).with_name("classroom_follow") / "follow.js").read_text(encoding="utf-8"),
+)
 
 
 def answer_key(step_id: int, node: str) -> str:
@@ -97,12 +106,14 @@ def _open() -> None:
 
 
 def render(me: StudentPass) -> None:
-    try:
-        view = cs.classroom().student_view(me.code, me.token)
-    except ClassroomError as err:
-        st.error(as_markdown(str(err)), icon=":material/error:")
-        st.button("Join another class", key=LEAVE, on_click=_leave)
-        return
+    view = st.session_state.pop(cs.VIEW, None)  # read by the follower that reran the page
+    if view is None:
+        try:
+            view = cs.classroom().student_view(me.code, me.token)
+        except ClassroomError as err:
+            st.error(as_markdown(str(err)), icon=":material/error:")
+            st.button("Join another class", key=LEAVE, on_click=_leave)
+            return
     st.session_state[cs.SEEN] = view.version
     _follow(me)
     try:  # on joining or coming back; later the follower loads each step itself
@@ -143,20 +154,43 @@ def _leave() -> None:
 
 
 def _follow(me: StudentPass) -> None:
-    @st.fragment(run_every=cs.FOLLOW_SECONDS)
+    """The follower: a script of ours (classroom_follow/) waits on the beat address
+    (`classroom_beat`) and, when the teacher has moved, reruns this fragment, which reads the
+    new view, loads its step and reruns the page to draw it (one run of the page and two reads
+    per step). In the page's own run, which has just read the view, it asks nothing."""
+    @st.fragment
     def follow() -> None:
-        try:
-            beat = cs.classroom().beat(me.code, me.token)
-        except ClassroomError:
-            st.rerun()  # the room ended: the whole page says so
-        if beat.version != st.session_state.get(cs.SEEN):
-            try:  # load the new step here, so that one run of the page draws it
-                cs.follow_step(cs.classroom().student_view(me.code, me.token))
-            except ClassroomError:
-                pass  # the page's run says what went wrong
-            st.rerun()
+        if not st.session_state.pop(cs.IN_PAGE_RUN, False):
+            _look(me)
+        _FOLLOWER(key=FOLLOWER, data={"url": _beat_url(me),
+                                      "version": st.session_state.get(cs.SEEN),
+                                      "fallback_ms": int(cs.FOLLOW_SECONDS * 1000)})
 
+    st.session_state[cs.IN_PAGE_RUN] = True
     follow()
+
+
+def _look(me: StudentPass) -> None:
+    """Whether the teacher moved (one indexed read); if so, the new step loaded and the page
+    rerun."""
+    try:
+        beat = cs.classroom().beat(me.code, me.token)
+    except ClassroomError:
+        st.rerun()  # the room ended: the whole page says so
+    if beat.version != st.session_state.get(cs.SEEN):
+        try:  # load the new step here, so that the frame puts it in the address bar
+            view = cs.classroom().student_view(me.code, me.token)
+            cs.follow_step(view)
+            st.session_state[cs.VIEW] = view
+        except ClassroomError:
+            pass  # the page's run says what went wrong
+        st.rerun()
+
+
+def _beat_url(me: StudentPass) -> str:
+    """The beat's address for this student, on this page's server (under its base path)."""
+    base = urlsplit(cs.page_url()).path.rsplit("/", 1)[0]
+    return f"{base}{classroom_beat.PATH}?{urlencode({'join': me.code, 'me': me.token})}"
 
 
 def _exercise(me: StudentPass, view: StudentView) -> None:
@@ -225,6 +259,7 @@ def _position(at: lesson.Position) -> None:
 
 def _send(me: StudentPass, step_id: int, nodes: tuple[str, ...]) -> None:
     """Send the boxes that are filled in, together (one write to the database)."""
+    st.session_state.pop(cs.VIEW, None)  # the page's run reads the view with these answers
     texts = {node: st.session_state.get(answer_key(step_id, node)) or "" for node in nodes}
     texts = {node: text for node, text in texts.items() if text.strip()}
     if not texts:

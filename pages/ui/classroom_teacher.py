@@ -225,7 +225,7 @@ def switch_if_asked() -> None:
 
 
 def _projector(room: TeacherPass) -> None:
-    @st.fragment(run_every=cs.FOLLOW_SECONDS)
+    @st.fragment(run_every=cs.PROJECTOR_SECONDS)
     def live() -> None:
         summary = _call(cs.classroom().room_summary, room.code, room.key)
         if summary is None or summary.step is None:

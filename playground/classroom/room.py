@@ -505,6 +505,13 @@ class Classroom:
             raise NotAllowed("you have not joined this class: join it with its code")
         return Beat(row.version, row.current_step_id)
 
+    def version(self, code: str) -> int | None:
+        """The room's version, None once it has ended: for a server that has checked the
+        caller's pass with ``beat`` and then waits for the teacher (one indexed read)."""
+        with self.engine.connect() as conn:
+            return conn.scalar(select(rooms.c.version).where(
+                rooms.c.code == codes.normalise_code(code), rooms.c.expires_ms > self.now_ms()))
+
     def room_state(self, code: object, key: object) -> RoomState:
         with self.engine.begin() as conn:
             room = self._teacher(conn, code, key, lock=False)

@@ -97,6 +97,7 @@ def test_every_change_students_see_moves_the_beat(lesson, room):
                    lambda: room.add_step(teacher.code, teacher.key, link("graph"))):
         change()
         seen.append(room.beat(teacher.code, ada.token).version)
+        assert room.version(teacher.code) == seen[-1]
     assert seen == sorted(set(seen))
     assert room.beat(teacher.code, teacher.key).step_id == second.id
 
@@ -232,6 +233,7 @@ def test_an_expired_room_is_gone_with_everything_it_held(lesson, room, clock):
                 lambda: room.beat(teacher.code, teacher.key)):
         with pytest.raises(NotFound):
             act()
+    assert room.version(teacher.code) is None  # what the beat address waits on ends too
     assert room.purge_expired() == 1
     assert [_count(room, t) for t in (rooms, steps, students, answers)] == [0, 0, 0, 0]
 

@@ -1,0 +1,108 @@
+"""The beat address a student's page waits on (pages/ui/classroom_beat.py), on SQLite and on a
+real PostgreSQL: it answers when the teacher moves, not before, and only to a pass of the room.
+Requests go through Starlette's own routing, as Streamlit's st.App serves them (app.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from urllib.parse import urlencode
+
+import pytest
+from classroom_helpers import exercise_link, link
+from starlette.applications import Starlette
+
+from pages.ui import classroom_beat
+
+
+@pytest.fixture
+def lesson(room):
+    teacher = room.create_room()
+    room.add_step(teacher.code, teacher.key, link())
+    room.add_step(teacher.code, teacher.key, exercise_link())
+    return teacher, room.join(teacher.code, "Ada")
+
+
+async def get(app, **params) -> tuple[int, dict]:
+    """One GET of the beat address through ``app``, as an ASGI server would send it."""
+    scope = {"type": "http", "method": "GET", "path": classroom_beat.PATH, "raw_path": b"",
+             "query_string": urlencode(params).encode(), "headers": [], "root_path": "",
+             "http_version": "1.1", "scheme": "http", "server": ("test", 80),
+             "client": ("127.0.0.1", 5000)}
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    await app(scope, receive, send)
+    return sent[0]["status"], json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+
+
+def test_the_beat_answers_once_the_teacher_moves_and_not_before(room, lesson, monkeypatch):
+    teacher, ada = lesson
+    app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room)))
+    seen = room.version(teacher.code)
+
+    async def scenario():
+        waiting = asyncio.ensure_future(get(app, join=teacher.code, me=ada.token, seen=seen))
+        await asyncio.sleep(0.6)
+        assert not waiting.done()  # nothing moved: the request waits
+        moved = time.monotonic()
+        await asyncio.to_thread(room.advance, teacher.code, teacher.key)
+        answer = await asyncio.wait_for(waiting, 5)
+        return answer, time.monotonic() - moved
+
+    (status, body), lag = asyncio.run(scenario())
+    assert status == 200 and body == {"version": seen + 1}
+    assert lag < 1.0  # a reading every REFRESH_S (0.2 s), not a second's timer
+
+
+def test_the_beat_answers_the_same_version_after_its_wait(room, lesson, monkeypatch):
+    teacher, ada = lesson
+    monkeypatch.setattr(classroom_beat, "WAIT_S", 0.5)
+    app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room)))
+    seen = room.version(teacher.code)
+    assert asyncio.run(get(app, join=teacher.code, me=ada.token, seen=seen)) == \
+        (200, {"version": seen})
+    # a page that drew another version (or none) hears the current one at once
+    assert asyncio.run(get(app, join=teacher.code, me=ada.token, seen="")) == \
+        (200, {"version": seen})
+
+
+def test_the_beat_speaks_only_to_a_pass_of_the_room(room, lesson, clock):
+    teacher, ada = lesson
+    other = room.create_room()
+    app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room)))
+    for params, status in (({"join": other.code, "me": ada.token}, 403),
+                           ({"join": teacher.code, "me": ada.token + "x"}, 403),
+                           ({"join": teacher.code}, 403),
+                           ({"join": "K7M2QX", "me": ada.token}, 404),
+                           ({"join": teacher.code, "me": "x" * 10_000}, 400)):
+        code, body = asyncio.run(get(app, **params, seen=0))
+        assert code == status and "version" not in body, params
+    clock.advance(10**7)  # the room ended
+    code, body = asyncio.run(get(app, join=teacher.code, me=ada.token, seen=0))
+    assert code == 404 and "version" not in body
+
+
+def test_a_class_waiting_on_one_room_reads_it_once_per_refresh(room, lesson, monkeypatch):
+    teacher, ada = lesson
+    monkeypatch.setattr(classroom_beat, "WAIT_S", 1.0)
+    reads = []
+    real = room.version
+    monkeypatch.setattr(room, "version", lambda code: reads.append(threading.get_ident())
+                        or real(code))
+    app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room)))
+    seen = real(teacher.code)
+
+    async def class_of_thirty():
+        return await asyncio.gather(*(get(app, join=teacher.code, me=ada.token, seen=seen)
+                                      for _ in range(30)))
+
+    assert all(answer == (200, {"version": seen}) for answer in asyncio.run(class_of_thirty()))
+    assert len(reads) <= 1.0 / classroom_beat.REFRESH_S + 2  # not 30 students x 5 a second
