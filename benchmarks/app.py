@@ -182,8 +182,8 @@ def chunk_work(trainer: Trainer) -> None:
     points = pictures.points_frame(trainer, trainer.settings.show_test)
     history = pictures.history_frames(trainer)
     charts.network(pictures.network_picture(trainer))
-    charts.boundary(pictures.boundary_frame(trainer), points, points.iloc[:1],
-                    trainer.settings.regression)
+    charts.boundary(pictures.boundary_frame(pictures.boundary_values(trainer)), points,
+                    points.iloc[:1], trainer.settings.regression)
     charts.loss(history["loss"])
     charts.accuracy(history["accuracy"])
     charts.gradient_norms(history["gradients"])

@@ -3,7 +3,7 @@ step at a time, with each step's chain rule in numbers, the evaluation trace and
 
 import streamlit as st
 
-from pages.ui import cached, exercise_panel, frame, notes, stepper
+from pages.ui import cached, exercise_panel, frame, motion, notes, stepper
 from pages.ui import session as state
 
 frame.route_through_entry_script()
@@ -25,3 +25,4 @@ else:
 if stepper.mode() != "forward":  # below the drawing, which gets the screen's height
     stepper.passes_note(result)
 exercise_panel.panel(spec_json, result, exercise)
+motion.ask_browser()  # Play slows down for a reader who asked for reduced motion

@@ -4,7 +4,7 @@ import time
 
 import streamlit as st
 
-from pages.ui import frame, keys, notes, session, training
+from pages.ui import frame, keys, motion, notes, scroll, session, training
 from pages.ui.copy_box import copy_box
 from playground.formatting import number
 from playground.training import charts
@@ -152,6 +152,7 @@ def live() -> None:
         st.vega_lite_chart(charts.boundary(pictures.plane, points, chosen, settings.regression),
                            key=keys.TRAIN_BOUNDARY, on_select=training.pick_point,
                            selection_mode=charts.PICK, width="content")
+        st.caption(pictures.plane_words)
     with network_col:
         st.markdown("**Network**: each neuron's output over the plane, one row per layer; "
                     "edge width and colour are the weight's size and sign.")
@@ -190,3 +191,5 @@ else:
     sidebar()
     st.html(training.LABEL_STYLE)
     live()
+    scroll.follow()  # after Start or Pause, the focus on the button that took its place
+    motion.ask_browser()  # fewer updates for a reader who asked for reduced motion

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.ui import classroom_chart, classroom_lessons, frame, keys, session
+from pages.ui import classroom_chart, classroom_lessons, frame, keys, scroll, session
 from pages.ui import classroom_state as cs
 from playground import limits, view
 from playground.classroom import ClassroomError, TeacherPass, lesson
@@ -49,6 +49,7 @@ def render(room: TeacherPass) -> None:
                        lambda: cs.classroom().export_csv(room.code, room.key),
                        file_name=f"class-{room.code}.csv", mime="text/csv",
                        icon=":material/download:", on_click="ignore", key=CSV)
+    scroll.follow()  # after Previous or Next, the focus back on it
 
 
 def _text_size() -> None:
@@ -128,14 +129,22 @@ def _navigation(room: TeacherPass, state) -> None:
                  f"{as_markdown(current.title)}", divider="gray")
     nav = st.container(horizontal=True, vertical_alignment="center")
     nav.button("Previous", icon=":material/arrow_back:", key=PREVIOUS,
-               disabled=current.position == 0, on_click=_act,
-               args=(cs.classroom().advance, room.code, room.key, -1))
+               disabled=current.position == 0, on_click=_move,
+               args=(room, -1, current.position, len(state.steps)))
     nav.button("Next", icon=":material/arrow_forward:", key=NEXT, type="primary",
-               disabled=current.position == len(state.steps) - 1, on_click=_act,
-               args=(cs.classroom().advance, room.code, room.key, 1))
+               disabled=current.position == len(state.steps) - 1, on_click=_move,
+               args=(room, 1, current.position, len(state.steps)))
     nav.button("Open it here", icon=":material/open_in_browser:", key=OPEN_HERE,
                help="Load this step into your own session and show its page, to present it.",
                on_click=_open_here, args=(current,))
+
+
+def _move(room: TeacherPass, by: int, position: int, count: int) -> None:
+    """Previous or Next; the keyboard focus stays on the button pressed, or goes to the other
+    one where it is now disabled (first or last step): the redrawn page had lost it."""
+    _act(cs.classroom().advance, room.code, room.key, by)
+    at_end = position + by in (0, count - 1)
+    scroll.keep_focus(NEXT if (by > 0) != at_end else PREVIOUS)
 
 
 def _step_row(room: TeacherPass, step, is_current: bool, count: int) -> None:

@@ -3,8 +3,9 @@ the drawing of the step, its chain-rule lines and the evaluation trace.
 
 The step of each mode, the mode and Play live in plain state (`keys.STEPS`, `keys.STEP_MODE`,
 `keys.STEP_PLAYING`); the widgets are written from them before they are drawn. Play is an
-`st.fragment` on a one-second timer: each run advances one step, and reaching the end (or any
-control that stops it) reruns the whole app, which redraws the fragment without its timer.
+`st.fragment` on a one-second timer (three seconds under reduced motion): each run advances one
+step, and reaching the end (or any control that stops it) reruns the whole app, which redraws
+the fragment without its timer. Play starts only when pressed, and its button then reads Pause.
 """
 
 from __future__ import annotations
@@ -12,15 +13,17 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.ui import cached, drawing, keys
+from pages.ui import cached, drawing, keys, motion
 from pages.ui import session as state
 from playground import exercises, formulas, registry, steps, traces
 from playground.errors import SpecError, as_markdown
 from playground.evaluate import Result
 from playground.exercises import Exercise
 
-PLAY_SECONDS = 1.0
-"""Play advances one step this often."""
+PLAY_SECONDS = (1.0, 3.0)
+"""Play advances one step this often, and this much more slowly for a reader whose system asks
+for reduced motion (`motion.reduced`): time to read each step, or to hear it said, before the
+drawing changes again."""
 TRACE_NAMES = {"forward": "Primal trace", "tangent": "Tangent trace", "reverse": "Adjoint trace"}
 KATEX_STYLE = "<style>.katex-display { padding-right: 2px; }</style>"
 """A formula's box is 2 px narrower than KaTeX's drawing of it, so Chromium made it a scrollable
@@ -119,7 +122,7 @@ def stepper(spec_json: str, result: Result, hidden: Exercise | None) -> None:
     reruns on its own every second while Play is on."""
     timer_on = bool(st.session_state[keys.STEP_PLAYING])
 
-    @st.fragment(run_every=PLAY_SECONDS if timer_on else None)
+    @st.fragment(run_every=_play_seconds() if timer_on else None)
     def step_fragment() -> None:
         if st.session_state[keys.STEP_PLAYING] != timer_on:
             st.rerun()  # Play was pressed or stopped: a full rerun sets the timer
@@ -168,12 +171,17 @@ def _controls(k: int, count: int) -> None:
                icon=":material/pause:" if playing else ":material/play_arrow:",
                on_click=_set_playing, args=(not playing, k, count), type="primary",
                disabled=count == 0,
-               help="Advance one step a second, to the end.")
+               help=f"Advance one step every {_play_seconds():g} s, to the end"
+               + (" (slower: your system asks for reduced motion)." if motion.reduced() else "."))
     if count:
         state.show_in_widget(keys.STEP_SLIDER, k)
         row.slider("Step", 0, count, key=keys.STEP_SLIDER, on_change=_slide)
     else:
         row.caption("Nothing to step through: the graph has no operation on the way.")
+
+
+def _play_seconds() -> float:
+    return PLAY_SECONDS[motion.reduced()]
 
 
 def _set_playing(playing: bool, k: int, count: int) -> None:

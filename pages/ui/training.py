@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from pages.ui import frame, keys, session
+from pages.ui import frame, keys, motion, scroll, session
 from playground import selection, view
 from playground.errors import as_markdown
 from playground.training import Trainer, TrainSettings, charts, sample_spec, settings_from_query
@@ -30,6 +30,10 @@ from playground.training.pace import Pace
 
 INTERVAL_S = 0.4
 """Seconds between two updates while one session trains alone (more share the core: `pace`)."""
+REDUCED_MOTION_S = 2.0
+"""Seconds between two updates at least, for a reader whose system asks for reduced motion
+(`motion.reduced`): the pictures change five times less often, each update taking the chosen
+steps, so training is that much slower unless more steps per update are chosen."""
 BUDGET_S = 0.06
 """Most seconds of training in one update; the pictures take the rest of the rerun."""
 SPEEDS = (1, 5, 10, 25, 50, 100, 250)
@@ -162,14 +166,18 @@ def change(**fields) -> None:
 
 
 def start() -> None:
+    """Start training; the keyboard focus follows to Pause, which takes Start's place."""
     st.session_state[keys.TRAIN_RUNNING] = not trainer().diverged
+    scroll.keep_focus(keys.TRAIN_PAUSE)
 
 
 def pause() -> None:
     """Start and Pause are two buttons, never one that toggles: the browser may deliver a click
     twice (with its timer's rerun of the fragment, then on its own), and Pause twice is still
-    paused."""
+    paused. The keyboard focus follows to Start, as it followed to Pause (`scroll.keep_focus`:
+    the button it was on is gone)."""
     st.session_state[keys.TRAIN_RUNNING] = False
+    scroll.keep_focus(keys.TRAIN_START)
 
 
 def copy_speed() -> None:
@@ -250,8 +258,13 @@ def pace() -> Pace:
 def update_interval() -> float:
     """Seconds between this session's updates, for the timer the page sets now (as it starts
     training, the session joins the pace)."""
-    st.session_state[keys.TRAIN_INTERVAL] = pace().report(_pace_key())
+    st.session_state[keys.TRAIN_INTERVAL] = max(pace().report(_pace_key()), _shortest())
     return st.session_state[keys.TRAIN_INTERVAL]
+
+
+def _shortest() -> float:
+    """The shortest interval between this page's updates, whatever the pace."""
+    return REDUCED_MOTION_S if motion.reduced() else INTERVAL_S
 
 
 def _pace_key() -> str:
@@ -266,7 +279,7 @@ def _timer() -> float:
 def timer_out_of_step() -> bool:
     """True when the class's pace moved away from the timer this page set: a full rerun then
     sets the new one."""
-    return pace().out_of_step(_timer())
+    return pace().out_of_step(_timer(), floor_s=_shortest())
 
 
 def steps_due() -> int:
@@ -282,12 +295,16 @@ def give_back(steps: int) -> None:
 
 
 def pace_note() -> str | None:
-    """What the page says while classmates share the server's core with this session."""
-    if _timer() <= INTERVAL_S:
-        return None
-    return (f"{pace().active()} sessions are training on this server, so updates come every "
-            f"{_timer():.1f} s instead of {INTERVAL_S:g} s, with as many more steps each: the "
-            "rest of the class stays quick.")
+    """What the page says while classmates share the server's core with this session, or
+    while it updates less often for reduced motion."""
+    if _timer() > _shortest():
+        return (f"{pace().active()} sessions are training on this server, so updates come "
+                f"every {_timer():.1f} s instead of {_shortest():g} s, with as many more steps "
+                "each: the rest of the class stays quick.")
+    if motion.reduced():
+        return (f"Updates come every {_timer():g} s, not {INTERVAL_S:g} s, as your system asks "
+                "for reduced motion: choose more steps per update to train faster.")
+    return None
 
 
 def report_update(started: float) -> None:

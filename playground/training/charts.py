@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from . import pictures
+from . import pictures, words
 from .datasets import DOMAIN
 from .pictures import NetworkPicture
 from .trainer import Trainer
@@ -30,7 +30,7 @@ DESCRIPTIONS = {
     "plane": ("Output plane: the network's {what} over x₁ and x₂ from −6 to 6 as a heat map, "
               "orange for negative, blue for positive, with the data points on top in the colour "
               "of their {label} (test points ringed in black); the loss and accuracy are in the "
-              "numbers above."),
+              "numbers above, and the text below says in words where each colour lies."),
     "network": ("The network: each neuron's output over the plane as a tile, one row of tiles "
                 "per layer from the inputs to the output, joined by its weights (line width: the "
                 "weight's size; colour: its sign, orange negative and blue positive)."),
@@ -61,11 +61,12 @@ LINE_HEIGHT = 130
 @dataclass(frozen=True)
 class Drawn:
     """Everything the Train page draws of a trainer's state: the network's spec, the plane's
-    image and the data points (the chosen point is the page's: ``boundary`` joins them), and
-    the loss, accuracy and gradient-norm specs."""
+    image, the plane in words and the data points (the chosen point is the page's: ``boundary``
+    joins them), and the loss, accuracy and gradient-norm specs."""
 
     network: dict
     plane: pd.DataFrame
+    plane_words: str
     points: pd.DataFrame
     loss: dict
     accuracy: dict
@@ -76,8 +77,10 @@ def drawn(trainer: Trainer) -> Drawn:
     """The pictures of ``trainer`` as it is now (its lock held: never half-way through a step)."""
     with trainer.lock:
         history = pictures.history_frames(trainer)
+        values = pictures.boundary_values(trainer)
         return Drawn(network(pictures.network_picture(trainer)),
-                     pictures.boundary_frame(trainer),
+                     pictures.boundary_frame(values),
+                     words.plane(values, trainer.settings.regression, trainer.history[-1]),
                      pictures.points_frame(trainer, trainer.settings.show_test),
                      loss(history["loss"]), accuracy(history["accuracy"]),
                      gradient_norms(history["gradients"]))

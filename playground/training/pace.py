@@ -68,10 +68,11 @@ class Pace:
         with self._lock:
             return self._current(self._clock())
 
-    def out_of_step(self, timer_s: float) -> bool:
-        """True when the shared interval has moved more than a quarter away from ``timer_s``,
-        the interval a trainer's timer was set to: time to set it anew."""
-        return abs(self.interval() - timer_s) > 0.25 * timer_s
+    def out_of_step(self, timer_s: float, floor_s: float = 0.0) -> bool:
+        """True when the shared interval (or ``floor_s``, the longest a trainer's page waits
+        anyway, if longer) has moved more than a quarter away from ``timer_s``, the interval a
+        trainer's timer was set to: time to set it anew."""
+        return abs(max(self.interval(), floor_s) - timer_s) > 0.25 * timer_s
 
     def steps(self, steps_per_base: int, timer_s: float) -> int:
         """The steps an update of a trainer waiting ``timer_s`` takes, so that training keeps

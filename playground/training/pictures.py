@@ -107,10 +107,11 @@ def boundary_values(trainer: Trainer, resolution: int = BOUNDARY_RESOLUTION) -> 
     return signed(out, trainer.settings.regression).reshape(resolution, resolution)
 
 
-def boundary_frame(trainer: Trainer, resolution: int = BOUNDARY_RESOLUTION) -> pd.DataFrame:
-    """The plane's picture: one row, its top-left corner (x, y) in data units and its image."""
+def boundary_frame(values: np.ndarray) -> pd.DataFrame:
+    """The plane's picture of ``boundary_values``: one row, its top-left corner (x, y) in data
+    units and its image."""
     return pd.DataFrame({"x": [-datasets.DOMAIN], "y": [datasets.DOMAIN],
-                         "image": [heat_image(boundary_values(trainer, resolution), light=True)]})
+                         "image": [heat_image(values, light=True)]})
 
 
 def points_frame(trainer: Trainer, show_test: bool) -> pd.DataFrame:

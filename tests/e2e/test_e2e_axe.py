@@ -18,6 +18,7 @@ so that it is taken off and the list only shrinks.
 from __future__ import annotations
 
 import re
+import time
 from contextlib import contextmanager
 from urllib.parse import urlencode
 
@@ -308,3 +309,39 @@ def test_the_page_declares_its_language_and_stops_animating_for_reduced_motion(b
     print("longest transition or animation, s:", durations)
     assert durations["no-preference"] >= 0.1, durations
     assert durations["reduce"] < 0.001, durations
+
+
+def test_play_and_training_move_less_often_for_reduced_motion(browser, app_url):
+    """WCAG 2.3.3 and 2.2.2 (pages/ui/motion.py): with the system's "reduce motion" set, Play
+    on Step through waits 3 s between steps instead of 1 s, and the Train page redraws every
+    2 s instead of every 0.4 s and says why; both start only when pressed and show Pause."""
+    with tab_of(browser, **SCREENS["laptop"], reduced_motion="reduce") as tab:
+        tab.goto(f"{app_url}/backprop")
+        settle(tab)
+        said = tab.get_by_test_id(DRAWING).get_by_role("status")
+        tab.get_by_role("button", name="Play", exact=True).click()
+        seen = {}  # "Step k": seconds after the click when it was first read
+        started = time.monotonic()
+        while "Step 2" not in seen and time.monotonic() - started < 30:
+            seen.setdefault(said.inner_text()[:6], time.monotonic() - started)
+            tab.wait_for_timeout(100)
+        expect(tab.get_by_role("button", name="Play", exact=True)).to_be_visible()  # at the end
+
+        tab.goto(f"{app_url}/train")
+        settle(tab)
+        tab.get_by_role("button", name="Start").click()
+        expect(tab.get_by_test_id("stMain")).to_contain_text(
+            "Updates come every 2 s, not 0.4 s, as your system asks for reduced motion")
+        step = tab.get_by_test_id("stMetric").filter(has_text="Step").get_by_test_id(
+            "stMetricValue")
+        steps = [step.inner_text()]  # the step shown, read every 0.25 s or so for 6 s
+        started = time.monotonic()
+        while (watched := time.monotonic() - started) < 6:
+            tab.wait_for_timeout(250)
+            steps.append(step.inner_text())
+        tab.get_by_role("button", name="Pause").click()
+    print("Step through, seconds after Play:", seen)
+    changes = sum(a != b for a, b in zip(steps, steps[1:]))
+    print(f"Train under reduced motion: {changes} updates in {watched:.1f} s: {steps}")
+    assert seen["Step 2"] - seen["Step 1"] >= 1.8, seen  # a second per step before
+    assert changes <= watched / 2 + 1, steps  # at 0.4 s an update, 15 in 6 s

@@ -17,8 +17,10 @@ from urllib.parse import urlencode
 import pytest
 from e2e_helpers import (
     DRAWING,
+    answer,
     contrast,
     expect,
+    join,
     rgba,
     shoot,
     wait_for_app,
@@ -180,15 +182,18 @@ def test_start_training_with_the_keyboard(laptop, app_url):
     laptop.goto(f"{app_url}/train")
     expect(laptop.get_by_test_id("stVegaLiteChart")).to_have_count(5, timeout=30_000)
     tab_to(laptop, named("Start"), "Start training")
-    laptop.keyboard.press("Space")
     step = laptop.get_by_test_id("stMetric").filter(has_text="Step").get_by_test_id(
         "stMetricValue")
-    expect(step).not_to_have_text(re.compile(r"^(0|25)$"))
-    # Start gives way to Pause, another button: the focus goes with Start and the next Tab
-    # starts from the page's top (known, README: Accessibility), but Pause is reachable.
-    tab_to(laptop, named("Pause"), "Pause after Start")
-    laptop.keyboard.press("Enter")
-    expect(laptop.get_by_role("button", name="Start")).to_be_visible()
+    for _ in range(2):  # Start, Pause, and again: the focus stays on the control (WCAG 2.4.3)
+        laptop.keyboard.press("Space")
+        expect(step).not_to_have_text(re.compile(r"^(0|25)$"))
+        expect(laptop.get_by_role("button", name="Pause")).to_be_focused()
+        assert focus_colour(laptop.evaluate(FOCUSED)) is not None  # and visibly so
+        laptop.keyboard.press("Space")
+        expect(laptop.get_by_role("button", name="Start")).to_be_focused()
+        paused_at = step.inner_text()
+        laptop.wait_for_timeout(1_500)  # paused: no more steps
+        expect(step).to_have_text(paused_at)
 
 
 def test_check_an_answer_with_the_keyboard(laptop, app_url):
@@ -216,3 +221,61 @@ def test_a_student_answers_with_the_keyboard(browser, class_url):
         tab_to(student, named("Send"), "Send")
         student.keyboard.press("Enter")
         expect(student.get_by_test_id("stMain")).to_contain_text("right (you sent 4)")
+
+
+def test_the_teacher_runs_a_lesson_with_the_keyboard(browser, class_url):
+    """Issue 26's live class, the teacher's side by keyboard alone: open a room, add the ready
+    lesson, move the class on, reveal and close the answers, go back to a step from the
+    lesson's list; every stop with a visible focus, the focus kept on a button that changes its
+    words (Reveal to Hide) while the answers update live every second, and the page's Tab order
+    that of its reading: move the class, then its answers, then the lesson's steps."""
+    with tab_of(browser, **SCREENS["laptop"]) as teacher, \
+            tab_of(browser, **SCREENS["phone"]) as student:
+        teacher.goto(f"{class_url}/class")
+        expect(teacher.get_by_role("button", name="Open a room")).to_be_visible()
+        tab_to(teacher, named("Open a room"), "Open a room")
+        teacher.keyboard.press("Enter")
+        code_box = teacher.get_by_test_id("stMain").locator(
+            "div", has_text=re.compile(r"^[2-9A-HJ-NP-Z]{6}$")).last
+        expect(code_box).to_be_visible()
+        code = code_box.inner_text().strip()
+        tab_to(teacher, named("Add its 6 steps"), "Add the ready lesson")
+        teacher.keyboard.press("Enter")
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 1 of 6")
+        join(student, class_url, code, "Ada")
+        tab_to(teacher, named("Next"), "Next step")
+        teacher.keyboard.press("Enter")
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 2 of 6")
+        expect(student.get_by_role("textbox", name="∂d/∂a", exact=True)).to_be_visible()
+        expect(teacher.get_by_role("button", name="Next")).to_be_focused()
+        answer(student, {"∂d/∂a": "4", "∂d/∂b": "2", "∂d/∂c": "1"})
+        tab_to(teacher, named("Reveal the answers"), "Reveal")
+        teacher.keyboard.press("Space")
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("answers revealed")
+        hide = teacher.get_by_role("button", name="Hide the answers")
+        expect(hide).to_be_focused()
+        teacher.wait_for_timeout(2_500)  # two live updates of the answers
+        expect(hide).to_be_focused()
+        tab_to(teacher, named("Close answers"), "Close answers")
+        teacher.keyboard.press("Enter")
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("closed")
+
+        own_link = next(text for text in teacher.get_by_test_id("stCode").all_text_contents()
+                        if "room=" in text and "key=" in text)  # the private teacher link
+        teacher.goto(own_link)  # the page afresh, its Tab order from the top
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 2 of 6")
+        stops: list[dict] = []
+        tab_to(teacher, named("The class's answers (CSV)"), "the teacher's whole page", stops)
+        labels = [stop["label"] for stop in stops]
+        print("teacher's Tab stops:", labels)
+        places = [next(i for i, label in enumerate(labels) if words in label)
+                  for words in ("Next", "Reopen answers", "The lesson's steps", "Add a step")]
+        assert places == sorted(places), labels
+
+        teacher.goto(own_link)
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 2 of 6")
+        tab_to(teacher, lambda stop: "The lesson's steps" in stop["label"], "the steps")
+        teacher.keyboard.press("Enter")
+        tab_to(teacher, named("Go"), "the first step's Go")
+        teacher.keyboard.press("Enter")
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 1 of 6")

@@ -7,6 +7,7 @@ an exercise's results are a status (right) and an alert (not yet), each naming i
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -102,3 +103,29 @@ def test_the_train_pages_pictures_are_named_by_what_they_show(laptop, app_url):
         "Each layer's weight-gradient norm against the step, on a log scale, one line per layer."]
     assert "Vega visualization" not in names
     assert "probability of blue" in names[0]
+    assert "the text below says in words where each colour lies" in names[0]
+
+
+def test_the_output_plane_is_said_in_words_that_follow_training(laptop, app_url):
+    """The plane's sentence (playground/training/words.py) is in the accessibility tree right
+    after the plane, and changes as the network learns: its test accuracy is the page's."""
+    laptop.goto(f"{app_url}/train")
+    said = laptop.get_by_text(re.compile(r"^The network calls "))
+    expect(said).to_contain_text("% of the plane orange")
+    before = said.inner_text()
+    laptop.get_by_role("button", name="Start").click()
+    step = laptop.get_by_test_id("stMetric").filter(has_text="Step").get_by_test_id(
+        "stMetricValue")
+    expect(step).to_have_text(re.compile(r"^\d[\d,]{2,}$"))  # 100 steps or more
+    laptop.get_by_role("button", name="Pause").click()
+    expect(laptop.get_by_role("button", name="Start")).to_be_visible()
+    expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0)
+    expect(said).not_to_have_text(before)
+    after = said.inner_text()
+    in_tree = [n["name"] for n in accessibility_tree(laptop)
+               if n["name"].startswith("The network calls ")]
+    assert after in in_tree, in_tree
+    shown = laptop.get_by_test_id("stMetric").filter(has_text="Test accuracy").get_by_test_id(
+        "stMetricValue").inner_text()
+    test_percent = re.search(r"and (\d+) % of the test points", after).group(1)
+    assert abs(int(test_percent) - float(shown.rstrip(" %"))) <= 0.5, (after, shown)

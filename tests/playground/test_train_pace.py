@@ -91,6 +91,17 @@ def test_a_timer_a_quarter_away_from_the_pace_is_out_of_step_and_steps_scale_wit
     assert pace.steps(25, 2.0) == 125 and pace.steps(25, 0.4) == 25 and pace.steps(1, 0.1) == 1
 
 
+def test_a_page_that_waits_longer_anyway_is_in_step_at_its_own_floor():
+    """Reduced motion: a page alone (pace 0.4 s) whose timer is its floor of 2 s is in step;
+    a class's pace over the floor still moves it."""
+    pace = Pace(clock=Clock())
+    pace.report("alone", 0.02)
+    assert pace.out_of_step(2.0) and not pace.out_of_step(2.0, floor_s=2.0)
+    for i in range(20):
+        pace.report(f"s{i}", 0.05)  # 4.0 s (the most)
+    assert pace.out_of_step(2.0, floor_s=2.0) and not pace.out_of_step(4.0, floor_s=2.0)
+
+
 def test_a_trainer_asking_back_to_back_gets_no_more_than_its_pace_allows():
     clock = Clock()
     pace = Pace(clock=clock)

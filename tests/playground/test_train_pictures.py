@@ -22,8 +22,8 @@ def all_specs(trainer: Trainer) -> list[dict]:
     history = pictures.history_frames(trainer)
     return [
         charts.network(pictures.network_picture(trainer)),
-        charts.boundary(pictures.boundary_frame(trainer), points, points.iloc[:1],
-                        trainer.settings.regression),
+        charts.boundary(pictures.boundary_frame(pictures.boundary_values(trainer)), points,
+                        points.iloc[:1], trainer.settings.regression),
         charts.loss(history["loss"]), charts.accuracy(history["accuracy"]),
         charts.gradient_norms(history["gradients"]),
     ]
@@ -50,7 +50,7 @@ def test_the_boundary_covers_the_plane_on_the_colour_scale():
     assert values.shape == (10, 10) and ((values >= -1) & (values <= 1)).all()
     top_left = trainer.predict(np.array([[-5.4, 5.4]]))[0, 0]  # the first cell's centre
     assert values[0, 0] == pytest.approx(2 * top_left - 1, abs=1e-6)
-    plane = pictures.boundary_frame(trainer, resolution=10)
+    plane = pictures.boundary_frame(values)
     assert plane[["x", "y"]].values.tolist() == [[-6, 6]]  # the image's top-left corner
     pixels = png_pixels(plane["image"][0])
     assert pixels.shape == (10, 10, 3)
