@@ -128,6 +128,16 @@ def test_play_advances_a_step_per_run_and_stops_at_the_end():
     assert at.button(key=keys.STEP_BUTTON + "play").label == "Play"
 
 
+def test_play_says_its_pace_which_is_slower_under_reduced_motion():
+    at = step_page()
+    play = at.button(key=keys.STEP_BUTTON + "play")
+    assert play.help == "Advance one step every 1 s, to the end."
+    at.session_state[keys.REDUCED_MOTION] = True  # as pages/ui/motion.py's report sets it
+    at = run(at)
+    assert at.button(key=keys.STEP_BUTTON + "play").help == (
+        "Advance one step every 3 s, to the end (slower: your system asks for reduced motion).")
+
+
 def test_the_trace_table_holds_the_adjoint_trace_and_highlights_the_step():
     at = press(step_page(), "next")
     table = at.dataframe[0].value

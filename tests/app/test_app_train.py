@@ -227,6 +227,23 @@ def test_one_trainer_alone_updates_every_0_4_s_and_says_nothing_about_pace():
     training.pace.clear()
 
 
+def test_under_reduced_motion_the_page_updates_every_2_s_and_says_why():
+    """The browser said its reader asks for reduced motion (pages/ui/motion.py): the timer
+    waits 2 s, not the pace's 0.4 s, the page says why, and an update takes the chosen 25 steps
+    at most (the pace's 0.4 s worth, not 2 s worth)."""
+    training.pace.clear()
+    at = open_train()
+    at.session_state[keys.REDUCED_MOTION] = True
+    press(at, keys.TRAIN_START)
+    assert at.session_state[keys.TRAIN_INTERVAL] == 2.0
+    assert any("Updates come every 2 s, not 0.4 s, as your system asks for reduced motion"
+               in c.value for c in at.caption)
+    before = trainer_of(at).steps
+    run(at)
+    assert 0 < trainer_of(at).steps - before <= 25
+    training.pace.clear()
+
+
 def test_the_first_run_draws_the_controls_alone_and_the_rest_follows():
     at = start(page=TRAIN)
     assert [b.label for b in at.button] == ["Start", "Step", "Reset"]
