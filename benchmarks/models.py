@@ -18,8 +18,8 @@ through ``state_dict``):
   clip_grad_norm_; target <= 2x PyTorch.
 - lstm: a character-level LSTM language model (Embedding 32, a 2-layer LSTM of 64 units, batch
   first, Linear head) on the same text, batch 16 x 32 characters, cross-entropy, Adam and
-  clip_grad_norm_; target <= 2x PyTorch (whose LSTM is one fused kernel per layer; ours is the
-  engine's ops, step by step).
+  clip_grad_norm_; target <= 2x PyTorch (whose LSTM is one fused kernel per layer; ours is one
+  node per layer too, LSTMSequence, stepping through time in NumPy).
 - unet: a small U-Net-like denoiser (Conv2d, GroupNorm, SiLU, max-pool down, ConvTranspose2d
   and bilinear interpolate up, a skip connection) from noisy to clean digits, batch 32, MSE,
   AdamW; target <= 2x PyTorch.
