@@ -49,7 +49,7 @@ def render(room: TeacherPass) -> None:
                        lambda: cs.classroom().export_csv(room.code, room.key),
                        file_name=f"class-{room.code}.csv", mime="text/csv",
                        icon=":material/download:", on_click="ignore", key=CSV)
-    scroll.follow()  # after Previous or Next, the focus back on it
+    scroll.follow()  # after a button that moved or disabled itself, the focus back near it
 
 
 def _text_size() -> None:
@@ -155,17 +155,31 @@ def _step_row(room: TeacherPass, step, is_current: bool, count: int) -> None:
                  width="stretch")
     api = cs.classroom()
     row.button("Go", icon=":material/play_arrow:", key=f"{W}go_{step.id}", help="Go to this step",
-               disabled=is_current, on_click=_act,
-               args=(api.go_to, room.code, room.key, step.position))
+               disabled=is_current, on_click=_go, args=(room, step.position, count))
     row.button("Up", icon=":material/arrow_upward:", key=f"{W}up_{step.id}", help="Move up",
-               disabled=step.position == 0, on_click=_act,
-               args=(api.move_step, room.code, room.key, step.id, step.position - 1))
+               disabled=step.position == 0, on_click=_move_row,
+               args=(room, step, step.position - 1, count))
     row.button("Down", icon=":material/arrow_downward:", key=f"{W}down_{step.id}",
-               help="Move down", disabled=step.position == count - 1, on_click=_act,
-               args=(api.move_step, room.code, room.key, step.id, step.position + 1))
+               help="Move down", disabled=step.position == count - 1, on_click=_move_row,
+               args=(room, step, step.position + 1, count))
     row.button("Remove", icon=":material/delete:", key=f"{W}remove_{step.id}",
                help="Remove this step and its answers", on_click=_act,
                args=(api.remove_step, room.code, room.key, step.id))
+
+
+def _go(room: TeacherPass, position: int, count: int) -> None:
+    """Go: the pressed button is now disabled (the current step's), so the focus goes to Next
+    (Previous from the last step)."""
+    _act(cs.classroom().go_to, room.code, room.key, position)
+    scroll.keep_focus(NEXT if position < count - 1 else PREVIOUS)
+
+
+def _move_row(room: TeacherPass, step, to: int, count: int) -> None:
+    """Up or Down: the focus follows the row to its new place, on the same button, or on the
+    other one where that is now disabled (top or bottom)."""
+    _act(cs.classroom().move_step, room.code, room.key, step.id, to)
+    up, at_edge = to < step.position, to in (0, count - 1)
+    scroll.keep_focus(f"{W}{'up' if up != at_edge else 'down'}_{step.id}")
 
 
 def _add_forms(room: TeacherPass) -> None:

@@ -120,6 +120,10 @@ def test_apply_an_expression_with_the_keyboard(laptop, app_url, artifacts_dir: P
     laptop.keyboard.press("Enter")
     expect(laptop.get_by_role("tab", name="Expression")).to_have_attribute("aria-selected",
                                                                            "true")
+    # Only the open tab's form is built: its box comes with the rerun, and the focus stays on
+    # the tab meanwhile.
+    expect(laptop.get_by_test_id("stMain").locator("textarea")).to_be_visible()
+    expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0)
     tab_to(laptop, lambda s: s["tag"] == "textarea", "the expression box")
     laptop.keyboard.press("ControlOrMeta+a")
     laptop.keyboard.type("x = 2.0\ny = 3.0\nr = x * y\n")  # r and c: typed, not shortcuts
@@ -226,8 +230,9 @@ def test_a_student_answers_with_the_keyboard(browser, class_url):
 def test_the_teacher_runs_a_lesson_with_the_keyboard(browser, class_url):
     """Issue 26's live class, the teacher's side by keyboard alone: open a room, add the ready
     lesson, move the class on, reveal and close the answers, go back to a step from the
-    lesson's list; every stop with a visible focus, the focus kept on a button that changes its
-    words (Reveal to Hide) while the answers update live every second, and the page's Tab order
+    lesson's list and move it down; every stop with a visible focus, the focus kept on a button
+    that changes its words (Reveal to Hide) while the answers update live every second, brought
+    back near a button that disabled or moved itself (Next, Go, Down), and the page's Tab order
     that of its reading: move the class, then its answers, then the lesson's steps."""
     with tab_of(browser, **SCREENS["laptop"]) as teacher, \
             tab_of(browser, **SCREENS["phone"]) as student:
@@ -279,3 +284,8 @@ def test_the_teacher_runs_a_lesson_with_the_keyboard(browser, class_url):
         tab_to(teacher, named("Go"), "the first step's Go")
         teacher.keyboard.press("Enter")
         expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 1 of 6")
+        expect(teacher.get_by_role("button", name="Next")).to_be_focused()  # Go is disabled
+        tab_to(teacher, named("Down"), "the first step's Down")
+        teacher.keyboard.press("Enter")  # the first step becomes the second
+        expect(teacher.get_by_test_id("stMain")).to_contain_text("Step 2 of 6")
+        expect(teacher.locator("button:focus")).to_contain_text("Down")  # on the row it moved
