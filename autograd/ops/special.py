@@ -169,7 +169,7 @@ def erfinv_array(a):
         w = -np.log((1 - size) * (1 + size))
         centre = np.polyval(_GILES_CENTRE, w - 2.5)
         tail = np.polyval(_GILES_TAIL, np.sqrt(w) - 3)
-    y = size * np.where(w < 5, centre, tail)
+    y = np.array(size * np.where(w < 5, centre, tail))  # an array even for a 0-d input
     inside = (size < 1) & (size > 1e-150)
     near_one = size > 0.5
     for _ in range(3):

@@ -909,15 +909,6 @@ def roll_args(b, x):
     return [x], (shift,), {}
 
 
-def square(b, x):
-    """A batch of square matrices (a 2-D x that is not square picks or makes one)."""
-    shape = b.shape(x)
-    if len(shape) >= 2 and shape[-1] == shape[-2]:
-        return [x], (), {}
-    n = b.draw(st.integers(1, 3))
-    return [b.pick(lambda s: len(s) >= 2 and s[-1] == s[-2], shape=(n, n))], (), {}
-
-
 def mm_operand(b, x):
     shape = b.shape(x)
     if len(shape) != 2:

@@ -242,6 +242,7 @@ CASES = [
     *(Case(name, getattr(ag, name), getattr(torch, name), [arrays])
       for name, arrays in [("asin", INSIDE_ONE), ("acos", INSIDE_ONE), ("atan", r(3, 4) * 3),
                            ("erfinv", INSIDE_ONE)]),
+    Case("erfinv of a 0-d tensor", ag.erfinv, torch.erfinv, [np.array(0.5)]),
     # PyTorch's trigamma is good to about 1e-10 (ours to an ulp: test_awkward_points' mpmath)
     *(Case(name, getattr(ag, name), getattr(torch, name), [NO_POLES], tol64=1e-8)
       for name in ("lgamma", "digamma")),
