@@ -47,18 +47,20 @@ class Versions:
 
     def __init__(self, open_classroom: Callable[[], Classroom] = Classroom.open) -> None:
         self._open = open_classroom
-        self._classroom: Classroom | None = None
+        self._opening: asyncio.Future | None = None  # the one opening of the database
         self._read: dict[str, tuple[float, asyncio.Future]] = {}  # code -> (when, version)
 
-    def classroom(self) -> Classroom:
-        """The process's database, opened (and migrated) by the first request."""
-        if self._classroom is None:
-            self._classroom = self._open()
-        return self._classroom
+    async def classroom(self) -> Classroom:
+        """The process's database, opened (and migrated) once, by the first request: a class
+        reconnecting to a restarted server asks at the same moment, and each opening would
+        migrate under the database's write lock."""
+        if self._opening is None or (self._opening.done() and self._opening.exception()):
+            self._opening = asyncio.ensure_future(asyncio.to_thread(self._open))
+        return await asyncio.shield(self._opening)
 
     async def check(self, code: str, token: str) -> int:
         """The room's version, if ``token`` is a pass of it (or its teacher key)."""
-        classroom = await asyncio.to_thread(self.classroom)
+        classroom = await self.classroom()
         return (await asyncio.to_thread(classroom.beat, code, token)).version
 
     async def version(self, code: str) -> int | None:
@@ -66,7 +68,8 @@ class Versions:
         now = time.monotonic()
         when, read = self._read.get(code, (0.0, None))
         if read is None or now - when > REFRESH_S:
-            read = asyncio.ensure_future(asyncio.to_thread(self.classroom().version, code))
+            classroom = await self.classroom()
+            read = asyncio.ensure_future(asyncio.to_thread(classroom.version, code))
             self._read = {c: r for c, r in self._read.items() if now - r[0] < WAIT_S}
             self._read[code] = (now, read)
         return await asyncio.shield(read)

@@ -106,3 +106,25 @@ def test_a_class_waiting_on_one_room_reads_it_once_per_refresh(room, lesson, mon
 
     assert all(answer == (200, {"version": seen}) for answer in asyncio.run(class_of_thirty()))
     assert len(reads) <= 1.0 / classroom_beat.REFRESH_S + 2  # not 30 students x 5 a second
+
+
+def test_a_class_reconnecting_at_once_opens_the_database_once(room, lesson):
+    """After a restart every page asks at the same moment; each opening of the database would
+    migrate under its write lock (a class was back 25 s late when each request opened it)."""
+    teacher, ada = lesson
+    opened = []
+
+    def open_classroom():
+        opened.append(1)
+        time.sleep(0.2)  # as a migration check takes its time
+        return room
+
+    app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(open_classroom)))
+
+    async def class_of_twenty():
+        return await asyncio.gather(*(get(app, join=teacher.code, me=ada.token, seen="")
+                                      for _ in range(20)))
+
+    seen = room.version(teacher.code)
+    assert all(answer == (200, {"version": seen}) for answer in asyncio.run(class_of_twenty()))
+    assert len(opened) == 1
