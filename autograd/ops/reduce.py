@@ -577,14 +577,21 @@ class _Running(Function):
     def backward(self, grad):
         if self.axis is None:
             return grad * self._jacobian(*self.saved_tensors)
-        jacobian = self._jacobian(*(self._last(x) for x in self.saved_tensors))
-        return self._last((jacobian * self._last(grad)[..., None, :]).sum(axis=-1))
+        return self._last(self._terms(self._last(grad)[..., None, :]).sum(axis=-1))
 
     def jvp(self, tangent):
         if self.axis is None:
             return tangent * self._jacobian(*self.saved_tensors)
+        return self._last(self._terms(self._last(tangent)[..., :, None]).sum(axis=-2))
+
+    def _terms(self, factor):
+        """J · ``factor`` on and above the diagonal; below it 0, selected rather than multiplied
+        (y_i does not depend on a_j for i < j), so an infinite gradient of an earlier y gives
+        no NaN to a later a, as in PyTorch."""
         jacobian = self._jacobian(*(self._last(x) for x in self.saved_tensors))
-        return self._last((jacobian * self._last(tangent)[..., :, None]).sum(axis=-2))
+        n = jacobian.shape[-1]
+        return array_or_tensor.where(_on_or_above_diagonal(n), jacobian * factor,
+                                     np.zeros((), dtype=_data(jacobian).dtype))
 
 
 def _on_or_above_diagonal(n):

@@ -404,6 +404,14 @@ def test_amax_multiplies_an_infinite_gradient_by_the_mask_as_pytorch_does(name):
     close(x.grad, tx.grad)  # amax: [[nan, inf, inf], [0, 0, 2]]; max() and ours before: 0, not NaN
 
 
+@pytest.mark.parametrize("name", ["cumprod", "logcumsumexp"])
+def test_a_running_op_gives_a_later_element_no_nan_from_an_earlier_infinite_gradient(name):
+    (x, tx) = both([0.0, 0.0, 0.0], np.float32)
+    getattr(ag, name)(x, dim=0).backward(ag.tensor(np.float32([np.inf, 1.0, 2.0])))
+    getattr(torch, name)(tx, dim=0).backward(torch.tensor([np.inf, 1.0, 2.0]))
+    close(x.grad, tx.grad)  # cumprod: [inf, 0, 0]; ours was [inf, nan, nan]
+
+
 def test_pow_at_base_zero_differentiates_like_pytorch():
     (x, tx), (b, tb) = both([0.0, 0.0]), both([2.0, 0.0])
     (x ** 0).backward(ag.tensor([1.0, 1.0]))

@@ -23,6 +23,9 @@ INTERNAL = {
     "Select": "the backward of a mask (relu, clip, hardtanh, ...), recorded only under "
               "create_graph",
     "MedianOfAll": "x.median() of every element; the playground has no median yet",
+    **{name: "torch.amax/amin: max and min whose backward multiplies by the ties' shares (NaN "
+             "beside the best under an infinite gradient); the playground's max and min select"
+       for name in ("Amax", "Amin")},
     "NormalCdf": "Φ(x), gelu's backward recorded only under create_graph",
     **{name: "reads one triangle of a symmetric input and has PyTorch's symmetric gradient, "
              "which finite differences of the raw input do not show; autograd.linalg's "
