@@ -114,14 +114,12 @@ def test_the_output_plane_is_said_in_words_that_follow_training(laptop, app_url)
     expect(said).to_contain_text("% of the plane orange")
     before = said.inner_text()
     laptop.get_by_role("button", name="Start").click()
-    step = laptop.get_by_test_id("stMetric").filter(has_text="Step").get_by_test_id(
-        "stMetricValue")
-    expect(step).to_have_text(re.compile(r"^\d[\d,]{2,}$"))  # 100 steps or more
+    expect(said).not_to_have_text(before)  # a busy machine trains few steps per update
     laptop.get_by_role("button", name="Pause").click()
     expect(laptop.get_by_role("button", name="Start")).to_be_visible()
     expect(laptop.get_by_test_id("stStatusWidget")).to_have_count(0)
-    expect(said).not_to_have_text(before)
     after = said.inner_text()
+    assert after != before
     in_tree = [n["name"] for n in accessibility_tree(laptop)
                if n["name"].startswith("The network calls ")]
     assert after in in_tree, in_tree
