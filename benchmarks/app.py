@@ -86,7 +86,7 @@ def chain_spec(n_nodes: int) -> GraphSpec:
 
 def opened(spec: GraphSpec, page: str) -> tuple[AppTest, float]:
     """A new session on `page` through the graph's share link, and its cold first run in ms."""
-    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "navigation.py"), default_timeout=300)
     at.query_params["graph"] = share.encode(spec)
     at.switch_page(page)
     start = time.perf_counter()
@@ -163,7 +163,7 @@ def timed_fragments():
 def training_session(query: dict[str, str]) -> tuple[AppTest, float]:
     """A new session on the Train page through the lesson's link, pressed Start; its cold first
     run in ms."""
-    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=300)
+    at = AppTest.from_file(str(ROOT / "navigation.py"), default_timeout=300)
     at.query_params.update(query)
     at.switch_page("pages/train.py")
     start = time.perf_counter()

@@ -31,7 +31,7 @@ try every half second); a student's address keeps their pass, so they are back i
 the teacher reopens the private teacher link, as a teacher would. It reports how long after the
 restart every student was back. A student whose Send got no mark sends again.
 
-By default it starts `streamlit run app.py` on a free loopback port with a fresh SQLite
+By default it starts `streamlit run streamlit_app.py` on a free loopback port with a fresh SQLite
 database in a temporary folder; `--serve K` starts deploy/serve.sh (K replicas behind
 nginx); `--postgres` gives the server(s) a throwaway PostgreSQL (`benchmarks/_postgres.py`),
 `--database-url` an existing database; `--url` uses a running server (loopback; lost answers
@@ -79,8 +79,8 @@ from playground.classroom import database, lesson  # noqa: E402
 from playground.classroom.schema import answers, rooms, steps, students  # noqa: E402
 
 ROOT = HERE.parent
-APP = ROOT / "app.py"
-"""The app with the Live class's beat address (`streamlit run app.py`)."""
+APP = ROOT / "streamlit_app.py"
+"""The app as the README starts it, with the Live class's beat address."""
 FIGURES = ("follow", "answer visible", "reveal seen", "join", "answer accepted")
 RECONNECT_S = 0.5
 """How often a page tries its websocket again after the server went away."""
@@ -757,7 +757,7 @@ def main() -> None:
             url = postgres.new_database() if postgres else args.database_url
             runs.append(one_run(args, url))
     served = args.url or (f"deploy/serve.sh {args.serve} (nginx)" if args.serve
-                          else "streamlit run app.py")
+                          else "streamlit run streamlit_app.py")
     store = "PostgreSQL" if args.postgres or (args.database_url or "").startswith("postgres") \
         else "SQLite"
     print(f"\n{args.students} students joining within {args.join:g} s, a 5-step lesson with 2 "

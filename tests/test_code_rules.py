@@ -1,7 +1,7 @@
 """Rules of this project that a reader of the source can check, checked on the source.
 
-- Imports point down only: the pages (and streamlit_app.py) never import autograd, playground
-  never imports Streamlit, and autograd imports NumPy and the standard library only (graphviz
+- Imports point down only: the pages (and streamlit_app.py, navigation.py) never import
+  autograd, playground never imports Streamlit, and autograd imports NumPy and the standard library only (graphviz
   inside the functions that draw).
 - Nothing under playground/ or pages/ can run text as code: no eval, exec, compile or
   __import__ (re patterns are plain strings, re caches them), no pickle, marshal or shelve.
@@ -24,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 APP_FILES = sorted(
     p for folder in ("playground", "pages") for p in (ROOT / folder).rglob("*.py")
-) + [ROOT / "streamlit_app.py"]
+) + [ROOT / "streamlit_app.py", ROOT / "navigation.py"]
 FORBIDDEN_CALLS = {"eval", "exec", "compile", "__import__"}
 FORBIDDEN_MODULES = {"pickle", "marshal", "shelve", "dill", "cloudpickle", "_pickle"}
 MUTATORS = {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault",
@@ -155,7 +155,8 @@ def test_the_rules_catch_what_they_are_meant_to_catch():
         "line 4: assigns into CACHE", "line 3: SEEN.append()"]
 
 
-PAGE_FILES = sorted((ROOT / "pages").rglob("*.py")) + [ROOT / "streamlit_app.py"]
+PAGE_FILES = sorted((ROOT / "pages").rglob("*.py")) + [ROOT / "streamlit_app.py",
+                                                         ROOT / "navigation.py"]
 MODEL_FILES = sorted((ROOT / "playground").rglob("*.py"))
 ENGINE_FILES = sorted((ROOT / "autograd").rglob("*.py"))
 

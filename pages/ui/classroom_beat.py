@@ -13,9 +13,9 @@ The pass is checked once per request (`Classroom.beat`); then the request waits 
 however many students wait on it. Every process behind nginx reads the same database, so a
 student learns of the teacher's step whichever replica serves either of them.
 
-Streamlit serves this route only when it is started as `streamlit run app.py` (an `st.App` with
-`ROUTES`); started from `streamlit_app.py` it has no such address, and the follower's script
-then asks the page itself once a second, as a timer would.
+Streamlit serves this route from the `st.App` in streamlit_app.py; a server started from the
+page script alone (`streamlit run navigation.py`, or AppTest) has no such address, and the
+follower's script then asks the page itself once a second, as a timer would.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class Versions:
 
 
 def routes(versions: Versions) -> list[Route]:
-    """The beat's route over ``versions`` (one per process, made by app.py)."""
+    """The beat's route over ``versions`` (one per process, made by streamlit_app.py)."""
 
     async def beat(request: Request) -> JSONResponse:
         params = request.query_params

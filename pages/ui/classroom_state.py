@@ -40,7 +40,7 @@ ROOM_PARAM, KEY_PARAM, JOIN_PARAM, PASS_PARAM = "room", "key", "join", "me"
 PAGE_PATH = "class"
 FOLLOW_SECONDS = 1.0
 """How often a follower asks the database whether the teacher moved where the server has no
-beat address (`classroom_beat`; the app started from streamlit_app.py)."""
+beat address (`classroom_beat`; AppTest, or the page script started alone)."""
 PROJECTOR_SECONDS = 0.5
 """How often the teacher's projector reads the class's answers again."""
 

@@ -4,7 +4,7 @@ for a visitor (join a class, or open one as its teacher).
 Following is a fragment holding a script of ours that waits on the beat address
 (`classroom_beat`) and reruns the fragment when the teacher has moved: it then loads the new step
 into this session's graph and reruns the whole page, which draws it (one run of the page per
-step). Without the beat address (the app started from streamlit_app.py) the script reruns the
+step). Without the beat address (AppTest, or navigation.py started alone) the script reruns the
 fragment once a second, which asks the database itself.
 """
 

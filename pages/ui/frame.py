@@ -1,6 +1,7 @@
 """The frame around every page: page config, navigation, the graph state, the shared sidebar.
 
-`streamlit_app.py` calls `run_app`: it draws the frame and runs the chosen page inside it.
+`navigation.py` (the script every session runs) calls `run_app`: it draws the frame and runs
+the chosen page inside it.
 
 A page file can also be started without the entry script. With a folder called `pages/` beside
 the entry script, Streamlit starts in its legacy multipage mode, which runs a deep-linked page file

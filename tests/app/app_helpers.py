@@ -26,7 +26,7 @@ from playground import GraphSpec
 from playground.errors import from_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
-ENTRY = ROOT / "streamlit_app.py"
+ENTRY = ROOT / "navigation.py"
 PAGES = ("pages/build.py", "pages/graph.py", "pages/gradients.py", "pages/gradient_check.py")
 BUILD, GRAPH, GRADIENTS, GRADIENT_CHECK = PAGES  # as AppTest.switch_page takes them
 TIMEOUT_S = 60

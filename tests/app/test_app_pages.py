@@ -51,7 +51,7 @@ def test_the_first_run_in_a_process_imports_every_page_module_and_freezes_and_la
 @pytest.mark.parametrize(("page", "title"), list(zip(PAGES, [t for _, t, _ in frame.PAGES])))
 def test_every_page_runs_through_the_entry_script(monkeypatch, page, title):
     """Every run, also a session's first on a page other than the default one (which Streamlit's
-    legacy mode starts with the page file alone), draws the page from `streamlit_app.py`."""
+    legacy mode starts with the page file alone), draws the page from `navigation.py`."""
     entered = []
     run_app = frame.run_app
     monkeypatch.setattr(frame, "run_app", lambda: (entered.append(True), run_app()))

@@ -41,7 +41,7 @@ def run(at: AppTest) -> AppTest:
 
 def session(query: dict[str, str] | None = None) -> AppTest:
     """A new browser tab on the Live class page."""
-    at = AppTest.from_file(str(ROOT / "streamlit_app.py"), default_timeout=60)
+    at = AppTest.from_file(str(ROOT / "navigation.py"), default_timeout=60)
     at.query_params.update(query or {})
     run(at)  # the first run registers the pages (the class page's url path is "class")
     at.switch_page(PAGE)

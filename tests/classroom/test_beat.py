@@ -1,6 +1,6 @@
 """The beat address a student's page waits on (pages/ui/classroom_beat.py), on SQLite and on a
 real PostgreSQL: it answers when the teacher moves, not before, and only to a pass of the room.
-Requests go through Starlette's own routing, as Streamlit's st.App serves them (app.py)."""
+Requests go through Starlette's own routing, as the st.App of streamlit_app.py serves them."""
 
 from __future__ import annotations
 
