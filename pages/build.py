@@ -11,7 +11,6 @@ from pages.ui import (
     expression_form,
     frame,
     import_form,
-    keys,
     notes,
     scroll,
 )
@@ -44,19 +43,16 @@ else:
     drawing.drawing(spec_json)
 editor_col, legend_col = st.columns([3, 2], gap="large")
 with editor_col:
-    forms = {
-        "Add a node": lambda: add_form.draw(spec, result),
-        "Expression": lambda: expression_form.draw(spec_json),
-        "Edit a node": lambda: edit_form.draw(spec, result),
-        "Import JSON": import_form.draw,
-    }
-    # Only the open tab's form is built (a tab switch reruns): the hidden forms' widgets would
-    # otherwise load their scripts in the browser before the drawing shows.
-    tabs = st.tabs(list(forms), key=keys.BUILD_TAB, on_change="rerun")
-    for tab, draw in zip(tabs, forms.values()):
-        if tab.open:
-            with tab:
-                draw()
+    add_tab, expr_tab, edit_tab, import_tab = st.tabs(
+        ["Add a node", "Expression", "Edit a node", "Import JSON"])
+    with add_tab:
+        add_form.draw(spec, result)
+    with expr_tab:
+        expression_form.draw(spec_json)
+    with edit_tab:
+        edit_form.draw(spec, result)
+    with import_tab:
+        import_form.draw()
 with legend_col:
     drawing.legend()
 scroll.follow()  # after an edit from the form, up to the changed drawing

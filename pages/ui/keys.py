@@ -39,9 +39,6 @@ RANKDIR = WIDGET + "rankdir"
 FONT = WIDGET + "font"
 COMPACT = WIDGET + "compact"
 
-# --- Build: its tabs of forms -------------------------------------------------------------------
-BUILD_TAB = WIDGET + "build_tab"  # the open tab's label: only its form is built
-
 # --- Build: add a node ---------------------------------------------------------------------------
 ADD_KIND = WIDGET + "add_kind"
 ADD_OP = WIDGET + "add_op"

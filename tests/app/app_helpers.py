@@ -54,15 +54,6 @@ def run(at: AppTest) -> AppTest:
     return at
 
 
-def open_tab(at: AppTest, label: str) -> AppTest:
-    """Open Build's tab `label`, as a click on it does (a rerun, unless it is open already):
-    only the open tab's form is built."""
-    if keys.BUILD_TAB in at.session_state and at.session_state[keys.BUILD_TAB] == label:
-        return at
-    at.session_state[keys.BUILD_TAB] = label
-    return run(at)
-
-
 def open_page(at: AppTest, page: str) -> AppTest:
     at.switch_page(page)
     return run(at)

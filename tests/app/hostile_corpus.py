@@ -19,7 +19,7 @@ import json
 import zlib
 from dataclasses import dataclass
 
-from app_helpers import new_app, open_tab, run, start
+from app_helpers import new_app, run, start
 from streamlit.testing.v1 import AppTest
 
 from pages.ui import keys
@@ -321,14 +321,12 @@ def _add_kind(at: AppTest, kind: str) -> None:
 
 
 def add_name(at: AppTest, name: str) -> None:
-    open_tab(at, "Add a node")
     _add_kind(at, "input")
     at.text_input(key=keys.ADD_NAME).set_value(name)
     at.button(key=keys.ADD_GO).click()
 
 
 def add_list(at: AppTest, text: str) -> None:
-    open_tab(at, "Add a node")
     _add_kind(at, "input")
     at.segmented_control(key=keys.value_part(keys.ADD_VALUE, "mode")).set_value("list")
     run(at)
@@ -338,7 +336,6 @@ def add_list(at: AppTest, text: str) -> None:
 
 
 def add_number(at: AppTest, value: float) -> None:
-    open_tab(at, "Add a node")
     _add_kind(at, "const")
     at.segmented_control(key=keys.value_part(keys.ADD_VALUE, "mode")).set_value("number")
     run(at)
@@ -348,7 +345,6 @@ def add_number(at: AppTest, value: float) -> None:
 
 
 def add_generator(at: AppTest, payload) -> None:
-    open_tab(at, "Add a node")
     fn, shape, extra = payload
     _add_kind(at, "input")
     at.segmented_control(key=keys.value_part(keys.ADD_VALUE, "mode")).set_value("generator")
@@ -366,7 +362,6 @@ def add_generator(at: AppTest, payload) -> None:
 
 
 def add_op(at: AppTest, payload) -> None:
-    open_tab(at, "Add a node")
     op, operands, attrs = payload
     at.selectbox(key=keys.ADD_OP).set_value(op)
     run(at)
@@ -386,7 +381,6 @@ def add_op(at: AppTest, payload) -> None:
 
 
 def edit_rename(at: AppTest, new: str) -> None:
-    open_tab(at, "Edit a node")
     at.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(at)
     at.text_input(key=keys.EDIT_NEW_NAME).set_value(new)
@@ -394,7 +388,6 @@ def edit_rename(at: AppTest, new: str) -> None:
 
 
 def edit_value(at: AppTest, text: str) -> None:
-    open_tab(at, "Edit a node")
     at.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(at)
     prefix = keys.edit_value("a")
@@ -405,7 +398,6 @@ def edit_value(at: AppTest, text: str) -> None:
 
 
 def expression(at: AppTest, text: str) -> None:
-    open_tab(at, "Expression")
     at.text_area(key=keys.EXPR_TEXT).set_value(text)
     at.button(key=keys.EXPR_APPLY).click()
 
@@ -529,13 +521,11 @@ DOCUMENTS = [
 
 
 def import_paste(at: AppTest, text: str) -> None:
-    open_tab(at, "Import JSON")
     at.text_area(key=keys.IMPORT_TEXT).set_value(text)
     at.button(key=keys.IMPORT_GO).click()
 
 
 def import_upload(at: AppTest, data: bytes) -> None:
-    open_tab(at, "Import JSON")
     at.file_uploader(key=keys.IMPORT_FILE).set_value(("graph.json", data, "application/json"))
     at.button(key=keys.IMPORT_GO).click()
 

@@ -10,7 +10,6 @@ from app_helpers import (
     drawing_of,
     errors_of,
     open_page,
-    open_tab,
     run,
     spec_of,
     start,
@@ -128,11 +127,9 @@ def test_adding_a_binary_operation_uses_the_chosen_operands(app):
 
 
 def test_adding_a_reduction_passes_its_axis_attribute(app):
-    open_tab(app, "Expression")
     app.text_area(key=keys.EXPR_TEXT).input("W = [[1.0, 2.0], [3.0, 4.0]]\n")
     app.button(key=keys.EXPR_APPLY).click()
     run(app)
-    open_tab(app, "Add a node")
     app.selectbox(key=keys.ADD_OP).set_value("sum")
     run(app)
     app.selectbox(key=keys.add_operand(1, 0)).set_value("W")
@@ -155,7 +152,6 @@ def test_adding_an_op_with_a_bad_shape_shows_the_error_and_keeps_the_graph(app):
 
 
 def test_a_valid_expression_replaces_the_graph(app):
-    open_tab(app, "Expression")
     app.text_area(key=keys.EXPR_TEXT).input("x = 3.0\ny = x * x\n")
     app.button(key=keys.EXPR_APPLY).click()
     run(app)
@@ -167,7 +163,6 @@ def test_a_valid_expression_replaces_the_graph(app):
 
 def test_an_invalid_expression_shows_line_and_column_and_keeps_the_last_graph(app):
     before = spec_of(app)
-    open_tab(app, "Expression")
     app.text_area(key=keys.EXPR_TEXT).input("x = 3.0\ny = x *\n")
     app.button(key=keys.EXPR_APPLY).click()
     run(app)
@@ -190,7 +185,6 @@ def test_undo_and_redo_step_through_edits(app):
 
 
 def test_renaming_a_node_renames_its_uses(app):
-    open_tab(app, "Edit a node")
     app.selectbox(key=keys.EDIT_NODE).set_value("c")
     run(app)
     app.text_input(key=keys.EDIT_NEW_NAME).input("product")
@@ -202,7 +196,6 @@ def test_renaming_a_node_renames_its_uses(app):
 
 
 def test_changing_a_value_changes_the_gradients(app):
-    open_tab(app, "Edit a node")
     app.selectbox(key=keys.EDIT_NODE).set_value("b")
     run(app)
     app.number_input(key=keys.value_part(keys.edit_value("b"), "number")).set_value(5.0)
@@ -212,7 +205,6 @@ def test_changing_a_value_changes_the_gradients(app):
 
 
 def test_deleting_a_used_node_names_its_dependents_and_needs_consent(app):
-    open_tab(app, "Edit a node")
     app.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(app)
     assert any("`c`, `d`" in from_markdown(w.value) for w in app.warning)
@@ -241,7 +233,6 @@ def test_loading_a_preset_from_the_sidebar_replaces_the_graph(app):
 
 
 def test_an_emptied_graph_leaves_every_page_usable(app):
-    open_tab(app, "Edit a node")
     for name in ("a", "b"):
         app.selectbox(key=keys.EDIT_NODE).set_value(name)
         run(app)
@@ -262,7 +253,7 @@ def test_an_emptied_graph_leaves_every_page_usable(app):
 
 
 def test_the_value_editor_starts_from_the_nodes_value_and_refuses_a_broken_list():
-    at = open_tab(start(query={"graph": share.encode(presets.get("vectors").spec)}), "Edit a node")
+    at = start(query={"graph": share.encode(presets.get("vectors").spec)})
     at.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(at)
     a_list = keys.value_part(keys.edit_value("a"), "list")

@@ -13,7 +13,6 @@ from app_helpers import (
     errors_of,
     new_app,
     open_page,
-    open_tab,
     run,
     share_link_of,
     spec_of,
@@ -28,7 +27,6 @@ OTHER = parse("x = 3.0\nw = -2.0\ny = tanh(x * w)\n")
 
 
 def test_a_graph_survives_switching_through_every_page(app):
-    open_tab(app, "Expression")
     app.text_area(key=keys.EXPR_TEXT).input("x = 3.0\nw = -2.0\ny = tanh(x * w)\n")
     app.button(key=keys.EXPR_APPLY).click()
     run(app)
@@ -108,7 +106,6 @@ def test_a_graph_too_big_for_a_link_is_offered_as_a_json_file_instead(app):
     numbers = np.random.default_rng(0).standard_normal(20_000).tolist()
     big = GraphSpec([Node.input("x", numbers), Node.operation("y", "sum", "x")])
     assert len(share.encode(big)) > limits.MAX_SHARE_CHARS
-    open_tab(app, "Import JSON")
     app.text_area(key=keys.IMPORT_TEXT).set_value(big.to_json())
     app.button(key=keys.IMPORT_GO).click()
     run(app)

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from app_helpers import GRADIENTS, ROOT, drawing_of, open_page, open_tab, run, start
+from app_helpers import GRADIENTS, ROOT, drawing_of, open_page, run, start
 
 from pages.ui import keys
 
@@ -42,7 +42,7 @@ def test_step_3_set_b_to_5_then_choose_c_as_the_output_then_undo_and_redo():
     assert "give `b` the value 5 and press *Set value*: `a`'s gradient becomes 6" in words
     assert "Choose `c` as the *Output* in the sidebar: now `a`'s gradient is 5" in words
     assert "`b`'s is 2" in words and "reads *not used by c*" in words
-    at = open_tab(start(), "Edit a node")
+    at = start()  # Build: Edit a node
     at.selectbox(key=keys.EDIT_NODE).set_value("b")
     run(at)
     at.number_input(key=keys.value_part(keys.edit_value("b"), "number")).set_value(5.0)

@@ -10,7 +10,6 @@ from app_helpers import (
     GRAPH,
     errors_of,
     new_app,
-    open_tab,
     run,
     spec_of,
     start,
@@ -33,7 +32,6 @@ def _tanh_program(lines: int) -> str:
 
 
 def _apply(at, text):
-    open_tab(at, "Expression")
     at.text_area(key=keys.EXPR_TEXT).input(text)
     at.button(key=keys.EXPR_APPLY).click()
     return run(at)

@@ -6,7 +6,7 @@ Each gets the form's own message, never a traceback, and the graph stays as it w
 """
 
 import pytest
-from app_helpers import errors_of, open_tab, run, spec_of, start
+from app_helpers import errors_of, run, spec_of, start
 
 from pages.ui import keys
 
@@ -27,14 +27,6 @@ def _changed_with_the_press(at, change, button):
 def _input_kind(at):
     at.segmented_control(key=keys.ADD_KIND).set_value("input")
     run(at)
-
-
-def _edit_form(at, node=None):
-    """Open the Edit a node tab, with `node` chosen (default: the last node, d)."""
-    open_tab(at, "Edit a node")
-    if node is not None:
-        at.selectbox(key=keys.EDIT_NODE).set_value(node)
-        run(at)
 
 
 def _generator_value(at):
@@ -80,19 +72,19 @@ CASES = {
         lambda at: at.selectbox(key=keys.value_part(VALUE, "fn")).set_value("full"),
         keys.ADD_GO, "the fill value"),
     "edited node from a to d, then Set value": (
-        lambda at: _edit_form(at, "a"),
+        lambda at: (at.selectbox(key=keys.EDIT_NODE).set_value("a"), run(at)),
         lambda at: at.selectbox(key=keys.EDIT_NODE).set_value("d"),
         keys.EDIT_SET_VALUE, "the node"),
     "edited node from d to a, then Delete": (
-        _edit_form, lambda at: at.selectbox(key=keys.EDIT_NODE).set_value("a"),
+        None, lambda at: at.selectbox(key=keys.EDIT_NODE).set_value("a"),
         keys.EDIT_DELETE, "the node"),
     "edited node from d to b, then Rename": (
-        _edit_form,
+        None,
         lambda at: (at.selectbox(key=keys.EDIT_NODE).set_value("b"),
                     at.text_input(key=keys.EDIT_NEW_NAME).input("bee")),
         keys.EDIT_RENAME, "the node"),
     "edited node from d to c, then Make output": (
-        lambda at: _edit_form(at, "a"),
+        lambda at: (at.selectbox(key=keys.EDIT_NODE).set_value("a"), run(at)),
         lambda at: at.selectbox(key=keys.EDIT_NODE).set_value("c"),
         keys.EDIT_OUTPUT, "the node"),
 }

@@ -1,7 +1,7 @@
 """Nothing lost in AppTest: Undo brings back what a delete took, dependents included, and a
 failed edit keeps the graph (the browser, reload, restart and back: tests/e2e)."""
 
-from app_helpers import errors_of, open_tab, run, spec_of, start
+from app_helpers import errors_of, run, spec_of, start
 
 from pages.ui import keys
 from playground import presets
@@ -10,7 +10,7 @@ DEFAULT = presets.get(presets.DEFAULT_KEY).spec
 
 
 def test_undo_brings_back_a_node_deleted_with_its_dependents():
-    at = open_tab(start(), "Edit a node")
+    at = start()
     at.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(at)
     at.checkbox(key=keys.EDIT_CASCADE).check()
@@ -27,7 +27,7 @@ def test_undo_brings_back_a_node_deleted_with_its_dependents():
 
 
 def test_a_delete_without_its_dependents_is_refused_and_nothing_goes():
-    at = open_tab(start(), "Edit a node")
+    at = start()
     at.selectbox(key=keys.EDIT_NODE).set_value("a")
     run(at)
     assert at.button(key=keys.EDIT_DELETE).disabled  # its users must go too, or stay
