@@ -626,7 +626,7 @@ def browser_visit(url: str, link: str, number: int) -> None:
         page.get_by_role("heading", name="Build", level=1).wait_for()
         settled(page)
         page.get_by_role("tab", name="Expression").click()
-        page.get_by_test_id("stMain").locator("textarea").fill(student_program(number))
+        page.get_by_test_id("stMain").locator("textarea").first.fill(student_program(number))
         page.get_by_role("button", name="Apply").click()
         settled(page)
         page.get_by_role("button", name="Undo").click()

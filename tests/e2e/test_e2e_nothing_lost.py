@@ -50,7 +50,7 @@ def _server(port: int, log: Path):
 
 def _apply(tab, program: str) -> None:
     tab.get_by_role("tab", name="Expression").click()
-    tab.get_by_test_id("stMain").locator("textarea").fill(program)  # built once the tab opens
+    tab.get_by_test_id("stMain").locator("textarea").first.fill(program)  # the Expression box
     tab.get_by_role("button", name="Apply").click()
     expect(tab.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
