@@ -55,8 +55,12 @@ def render(room: TeacherPass) -> None:
 def _text_size() -> None:
     """The sidebar's text size for the projector: the app's Font size, which every text of the
     page grows with (the students' phones keep their own)."""
+    before = session.options().font_size
+    session.take_skipped_changes({TEXT_SIZE: _set_text_size})  # a press in a run cut short
     font = session.options().font_size
-    st.session_state[TEXT_SIZE] = min(TEXT_SIZES, key=lambda size: abs(size - font))
+    if font != before:
+        st.rerun()  # the frame drew this run's text at the old size
+    session.show_in_widget(TEXT_SIZE, min(TEXT_SIZES, key=lambda size: abs(size - font)))
     st.sidebar.select_slider("Text size on the projector", TEXT_SIZES, key=TEXT_SIZE,
                              on_change=_set_text_size,
                              help="Every text of this page grows with it; 28 reads from the back "
