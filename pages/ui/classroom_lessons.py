@@ -28,7 +28,7 @@ def panel(room: TeacherPass, state: RoomState) -> None:
             lesson = lessons.ready(chosen)
             st.caption(lesson.summary)
             st.button(f"Add its {len(lesson.steps)} steps", icon=":material/playlist_add:",
-                      key=ADD_READY, on_click=_add_ready, args=(room,))
+                      key=ADD_READY, on_click=_add_ready, args=(room, state.version))
         with save_col:
             st.markdown("**Save this lesson**")
             _save(room, state)
@@ -36,11 +36,11 @@ def panel(room: TeacherPass, state: RoomState) -> None:
             st.markdown("**Load a lesson**")
             st.file_uploader("A lesson file (JSON)", type=["json"], key=FILE)
             st.button("Add the file's steps", icon=":material/upload_file:", key=ADD_FILE,
-                      on_click=_add_file, args=(room,))
+                      on_click=_add_file, args=(room, state.version))
             st.text_input("Or a lesson link", key=LINK, placeholder="https://…/class?lesson=l1…",
                           max_chars=lessons.MAX_LINK_CHARS + 200)
             st.button("Add the link's steps", icon=":material/link:", key=ADD_LINK,
-                      on_click=_add_link, args=(room,))
+                      on_click=_add_link, args=(room, state.version))
 
 
 def _save(room: TeacherPass, state: RoomState) -> None:
@@ -59,8 +59,13 @@ def _save(room: TeacherPass, state: RoomState) -> None:
     st.code(f"{cs.page_url()}?{lessons.PARAM}={param}", language=None, wrap_lines=True)
 
 
-def add(room: TeacherPass, read, what: str) -> bool:
-    """Add the steps ``read()`` gives to the room, saying what happened; True when added."""
+def add(room: TeacherPass, read, what: str, seen: int | None = None) -> bool:
+    """Add the steps ``read()`` gives to the room, saying what happened; True when added.
+
+    ``seen`` is the room's version the button was drawn at: a click Streamlit delivers twice (a
+    run cut short and started again) finds the room moved on by the first and adds nothing."""
+    if seen is not None and cs.classroom().version(room.code) != seen:
+        return False
     try:
         added = cs.classroom().add_steps(room.code, room.key, list(read()))
     except ClassroomError as err:
@@ -70,22 +75,23 @@ def add(room: TeacherPass, read, what: str) -> bool:
     return True
 
 
-def _add_ready(room: TeacherPass) -> None:
+def _add_ready(room: TeacherPass, seen: int) -> None:
     lesson = lessons.ready(st.session_state.get(READY))
-    add(room, lambda: lessons.read_steps(lesson.steps), f"The lesson \u201c{lesson.title}\u201d")
+    add(room, lambda: lessons.read_steps(lesson.steps), f"The lesson \u201c{lesson.title}\u201d",
+        seen)
 
 
-def _add_file(room: TeacherPass) -> None:
+def _add_file(room: TeacherPass, seen: int) -> None:
     file = st.session_state.get(FILE)
     if file is None:
         cs.say("warning", "Choose a lesson file first.")
         return
-    add(room, lambda: lessons.read_json(file.getvalue()), "The lesson file")
+    add(room, lambda: lessons.read_json(file.getvalue()), "The lesson file", seen)
 
 
-def _add_link(room: TeacherPass) -> None:
+def _add_link(room: TeacherPass, seen: int) -> None:
     if add(room, lambda: lessons.read_param(st.session_state.get(LINK) or ""),
-           "The lesson link"):
+           "The lesson link", seen):
         st.session_state[LINK] = ""
 
 
