@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from ..function import Function
 from ..tensor import Tensor
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .elementwise import Abs, Sigmoid, Tanh, erfc_array, masked, select, sigmoid_array
 from .elementwise import call as _call
 from .exposed import exposed
@@ -32,14 +32,13 @@ def _values(x):
 
 
 @exposed("gelu", method=False)
-class Gelu(Function):
+class Gelu(Op):
     """x·Φ(x), Φ the standard normal CDF; approximate="tanh" uses
     ½x(1 + tanh(u)), u = √(2/π)(x + 0.044715x³), as in PyTorch, computed as x·σ(2u) (the same
     function) so that the tail below 0 and the derivatives, written with 1 − tanh²(u) =
     4σ(2u)σ(−2u), keep their accuracy where tanh(u) has rounded to ±1."""
 
     __slots__ = ("approximate",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, approximate="none"):
         if approximate not in ("none", "tanh"):
@@ -68,12 +67,11 @@ class Gelu(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-class NormalCdf(Function):
+class NormalCdf(Op):
     """Φ(a), the standard normal CDF (see ``_normal_cdf_array``), with derivative the density
     e^(−a²/2)/√(2π): gelu's backward under create_graph."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -92,13 +90,12 @@ def _normal_cdf_array(a):
     return 0.5 * erfc_array(-SQRT1_2 * a)
 
 
-class Elu(Function):
+class Elu(Op):
     """scale·x for x > 0, else scale·alpha·(e^(input_scale·x) − 1): elu, celu and selu, as in
     PyTorch (whose three share this derivative, EluBackward). At 0 the slope is the left one,
     scale·alpha·input_scale, and the second derivative there is 0 (PyTorch's rule)."""
 
     __slots__ = ("alpha", "scale", "input_scale")
-    backward_runs_on_arrays = True
 
     def forward(self, a, alpha=1.0, scale=1.0, input_scale=1.0):
         self.alpha, self.scale, self.input_scale = alpha, scale, input_scale
@@ -139,11 +136,10 @@ def selu(x):
 
 
 @exposed("softplus", method=False)
-class Softplus(Function):
+class Softplus(Op):
     """log(1 + e^(beta·x)) / beta, and x itself where beta·x > threshold (PyTorch's rule)."""
 
     __slots__ = ("beta", "threshold")
-    backward_runs_on_arrays = True
 
     def forward(self, a, beta=1.0, threshold=20.0):
         self.beta, self.threshold = beta, threshold
@@ -166,11 +162,10 @@ class Softplus(Function):
 
 
 @exposed("softsign", method=False)
-class Softsign(Function):
+class Softsign(Op):
     """x / (1 + |x|), with derivative 1 / (1 + |x|)²."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -184,12 +179,11 @@ class Softsign(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-class Hardtanh(Function):
+class Hardtanh(Op):
     """x limited to [min_val, max_val]; the gradient passes only strictly inside (PyTorch's
     rule: 0 at both ends, unlike clamp), and the second derivative is 0."""
 
     __slots__ = ("low", "high")
-    backward_runs_on_arrays = True
 
     def forward(self, a, min_val=-1.0, max_val=1.0):
         if min_val > max_val:
@@ -220,12 +214,11 @@ def relu6(x):
 
 
 @exposed("silu", method=False)
-class Silu(Function):
+class Silu(Op):
     """x·sigmoid(x) (also called swish), with derivative σ(x)(1 + x·σ(−x)): σ(−x) rather than
     1 − σ(x), which is 0 once σ(x) has rounded to 1, so the second derivative keeps its tail."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -239,11 +232,10 @@ class Silu(Function):
 
 
 @exposed("mish", method=False)
-class Mish(Function):
+class Mish(Op):
     """x·tanh(softplus(x)), with derivative tanh(sp) + x·σ(x)·(1 − tanh²(sp))."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -258,12 +250,11 @@ class Mish(Function):
 
 
 @exposed("hardsigmoid", method=False)
-class Hardsigmoid(Function):
+class Hardsigmoid(Op):
     """relu6(x + 3) / 6: slope 1/6 strictly inside (−3, 3), 0 outside, at the ends and for NaN
     (PyTorch's rule)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -278,12 +269,11 @@ class Hardsigmoid(Function):
 
 
 @exposed("hardswish", method=False)
-class Hardswish(Function):
+class Hardswish(Op):
     """x·relu6(x + 3) / 6: slope 0 up to −3, x/3 + 1/2 inside (−3, 3), 1 from 3 on and for NaN
     (PyTorch's ends), so the second derivative is 1/3 inside and 0 elsewhere."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -298,13 +288,12 @@ class Hardswish(Function):
 
 
 @exposed("prelu")
-class Prelu(Function):
+class Prelu(Op):
     """x where x > 0, else weight·x, with a learned weight: one number, or one per channel (axis
     1, as in PyTorch). At 0 the slope is the weight (and the second derivatives are 0, PyTorch's
     rule)."""
 
     __slots__ = ("shape",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, weight):
         if weight.ndim > 1:
@@ -348,12 +337,11 @@ class Prelu(Function):
 
 
 @exposed("logsigmoid", method=False)
-class LogSigmoid(Function):
+class LogSigmoid(Op):
     """log σ(x) = min(x, 0) − log(1 + e^−|x|), stable for any x, with derivative σ(−x): one op,
     as PyTorch's, so an infinite upstream gradient meets one finite slope (never ∞ − ∞)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         e = np.exp(-np.abs(a))

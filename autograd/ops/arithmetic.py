@@ -2,19 +2,18 @@
 
 import numpy as np
 
-from ..function import Function
 from ..tensor import Tensor
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .exposed import exposed
 
 
 @exposed("add")
-class Add(Function):
+class Add(Op):
     """a + b, broadcasting; both operands get the gradient unchanged (summed over broadcast axes)."""
 
     __slots__ = ()
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         return a + b
@@ -27,12 +26,11 @@ class Add(Function):
 
 
 @exposed("sub")
-class Sub(Function):
+class Sub(Op):
     """a − b, broadcasting; a gets the gradient, b its negative."""
 
     __slots__ = ()
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         return a - b
@@ -45,12 +43,11 @@ class Sub(Function):
 
 
 @exposed("mul")
-class Mul(Function):
+class Mul(Op):
     """a · b, broadcasting; each factor's gradient is the upstream gradient times the other."""
 
     __slots__ = ()
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         self.save_for_backward(a, b)
@@ -72,13 +69,12 @@ class Mul(Function):
 
 
 @exposed("div")
-class Div(Function):
+class Div(Op):
     """a / b; with ``rounding_mode`` "trunc" (toward 0) or "floor" (down), the quotient rounded
     as PyTorch does (integers stay integers) and, being flat between jumps, derivative 0."""
 
     __slots__ = ("rounding_mode",)
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def forward(self, a, b, rounding_mode=None):
         if rounding_mode is None:
@@ -114,11 +110,10 @@ class Div(Function):
 
 
 @exposed("neg")
-class Neg(Function):
+class Neg(Op):
     """−a; the gradient with its sign flipped."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         return -a
@@ -130,7 +125,7 @@ class Neg(Function):
 
 
 @exposed("pow")
-class Pow(Function):
+class Pow(Op):
     """``a ** b``, elementwise: d/da = b a^(b-1), d/db = a^b ln a, with PyTorch's rules where these
     are 0 times infinity: d/da is 0 where b = 0 (so a second derivative of x**1 at 0 is 0), and
     d/db is 0 where a = 0 and b ≥ 0. A number exponent is a constant operand, so only d/da is
@@ -138,7 +133,6 @@ class Pow(Function):
 
     __slots__ = ()
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         out = a**b

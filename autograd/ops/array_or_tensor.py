@@ -3,12 +3,23 @@
 A built-in op's backward runs on NumPy arrays when no graph of the backward is needed (fast) and on
 Tensors under ``create_graph=True`` (differentiable). Operators and methods such as ``sum``,
 ``reshape`` and ``swapaxes`` already work on both; these functions dispatch on the argument's type
-so each derivative is written once.
+so each derivative is written once. ``Op``, the base of every built-in op, says so to the engine.
 """
 
 import numpy as np
 
+from ..function import Function
 from ..tensor import Tensor
+
+
+class Op(Function):
+    """A built-in op: its backward is written with operators, methods and this module's functions,
+    so the engine runs it on NumPy arrays, and on Tensors only when it is itself differentiated
+    (see ``Function``). A student's own op subclasses ``Function``, whose backward gets Tensors,
+    as in PyTorch."""
+
+    __slots__ = ()
+    backward_runs_on_arrays = True
 
 
 def exp(x):

@@ -17,9 +17,9 @@ from typing import NamedTuple
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..function import Function
 from ..tensor import Tensor
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .exposed import exposed
 from .linalg import torch_name
 
@@ -126,11 +126,10 @@ def _fold_array(columns, spatial, window):
 # unfold and fold: im2col and col2im, each the other's derivative.
 
 
-class Unfold(Function):
+class Unfold(Op):
     """Sliding windows as columns (PyTorch's F.unfold): (N, C, H, W) -> (N, C*kH*kW, L)."""
 
     __slots__ = ("window", "spatial")
-    backward_runs_on_arrays = True
 
     def forward(self, x, *, window):
         self.window, self.spatial = window, x.shape[-len(window.kernel):]
@@ -143,12 +142,11 @@ class Unfold(Function):
         return _unfold_array(tangent, self.window)
 
 
-class Fold(Function):
+class Fold(Op):
     """Columns added back onto an image (PyTorch's F.fold, col2im): (N, C*kH*kW, L) ->
     (N, C, *output_size), summing where windows overlap."""
 
     __slots__ = ("window", "spatial")
-    backward_runs_on_arrays = True
 
     def forward(self, columns, *, spatial, window):
         self.window, self.spatial = window, spatial
@@ -212,12 +210,11 @@ def _fold(columns, spatial, window):
 # Convolution: unfold, then one matrix product per group.
 
 
-class Conv(Function):
+class Conv(Op):
     """Cross-correlation of x (N, C, *spatial) with weight (out, C / groups, *kernel), plus bias
     (out,), as PyTorch's conv1d and conv2d (unbatched input, without N, too)."""
 
     __slots__ = ("window", "groups", "batched")
-    backward_runs_on_arrays = True
 
     def forward(self, x, weight, bias=None, *, window, groups):
         _check_dtypes(f"conv{len(window.kernel)}d", x, weight, bias)
@@ -400,13 +397,12 @@ def _string_padding(name, padding, kernel, stride, dilation, n):
 # Pooling.
 
 
-class MaxPool(Function):
+class MaxPool(Op):
     """The largest element of each window; the gradient goes to that element (the first one,
     in row-major window order, when several tie; the last NaN when a window holds NaN: as in
     PyTorch). ``chosen`` keeps which kernel offset won at each output position."""
 
     __slots__ = ("window", "chosen", "shape")
-    backward_runs_on_arrays = True
 
     def forward(self, x, *, window):
         self.window, self.shape = window, x.shape
@@ -533,11 +529,10 @@ def _plan_max_pool2d(shape, kernel_size, stride=None, padding=0, dilation=1, cei
     return {"window": window}, shape[:-2] + window.out_shape(shape[-2:])
 
 
-class AvgPool(Function):
+class AvgPool(Op):
     """The mean of each window: its sum divided by the window's size (see avg_pool2d)."""
 
     __slots__ = ("window", "divisor", "spatial")
-    backward_runs_on_arrays = True
 
     def forward(self, x, *, window, padding, count_include_pad, divisor_override):
         n = len(window.kernel)
@@ -642,12 +637,11 @@ def _pool_window(name, shape, kernel_size, stride, padding, dilation, ceil_mode)
     return Window(kernel, stride, dilation, tuple(pads))
 
 
-class AdaptiveAvgPool(Function):
+class AdaptiveAvgPool(Op):
     """Means over windows that split each spatial axis into ``output_size`` near-equal parts
     (PyTorch's adaptive_avg_pool2d): out = P_h @ x @ P_w.T, each P an averaging matrix."""
 
     __slots__ = ("rows", "cols")
-    backward_runs_on_arrays = True
 
     def forward(self, x, *, output_size):
         self.rows = _averaging(x.shape[-2], output_size[0], x.dtype)
@@ -698,13 +692,12 @@ def _plan_adaptive_avg_pool2d(shape, output_size):
 PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
-class Pad(Function):
+class Pad(Op):
     """PyTorch's F.pad: ``pad`` lists (before, after) amounts from the last axis backwards;
     negative amounts crop. Constant padding's derivative crops again (a pad by -pad); the other
     modes copy input elements, so their derivative adds each copy's gradient back (a scatter)."""
 
     __slots__ = ("pad", "mode", "shape", "sources")
-    backward_runs_on_arrays = True
 
     def forward(self, x, *, pad, mode, value):
         self.pad, self.mode, self.shape = pad, mode, x.shape

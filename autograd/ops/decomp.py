@@ -7,8 +7,8 @@ PyTorch's). They are reached as ``autograd.linalg.<name>`` (see ``autograd/linal
 
 import numpy as np
 
-from ..function import Function
 from ..tensor import Tensor
+from .array_or_tensor import Op
 from .elementwise import call
 
 
@@ -29,11 +29,10 @@ def _singular(name, error):
                       "row, or use linalg.pinv-like least squares")
 
 
-class Inv(Function):
+class Inv(Op):
     """A⁻¹, with derivative −A⁻ᵀ Ȳ A⁻ᵀ (from the output)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         _square("inv", a)
@@ -53,13 +52,12 @@ class Inv(Function):
         return -(out @ tangent @ out)
 
 
-class Det(Function):
+class Det(Op):
     """det A, with derivative its cofactor matrix: det A · A⁻ᵀ, or where A is singular (no
     inverse) through an SVD (``_svd_cofactors``). PyTorch 2.13 gives 0 at an exactly singular
     matrix, which is the cofactor matrix only below rank n − 1."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         _square("det", a)
@@ -121,11 +119,10 @@ def _data(x):
     return x.data if isinstance(x, Tensor) else np.asarray(x)
 
 
-class LogAbsDet(Function):
+class LogAbsDet(Op):
     """log |det A| (slogdet's second output), with derivative A⁻ᵀ."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         _square("slogdet", a)
@@ -141,12 +138,11 @@ class LogAbsDet(Function):
         return np.trace(call(Inv, a) @ tangent, axis1=-2, axis2=-1)
 
 
-class Solve(Function):
+class Solve(Op):
     """X with A X = B (B a matrix or batch of them), with derivatives B̄ = A⁻ᵀ Ȳ and
     Ā = −B̄ Xᵀ."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         _square("solve", a)
@@ -173,13 +169,12 @@ class Solve(Function):
         return np.linalg.solve(a, tangent_b - tangent_a @ out)
 
 
-class Cholesky(Function):
+class Cholesky(Op):
     """L, lower triangular, with L Lᵀ = A (A symmetric positive definite; the lower triangle is
     read). PyTorch's derivative: Φ = tril(Lᵀ L̄) with its diagonal halved,
     Ā = ½(S + Sᵀ) with S = L⁻ᵀ Φ L⁻¹."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         _square("cholesky", a)
@@ -208,14 +203,13 @@ class Cholesky(Function):
         return low @ (inner * (np.tril(np.ones((n, n))) - 0.5 * np.eye(n)))
 
 
-class _Eigh(Function):
+class _Eigh(Op):
     """The eigenvalues (ascending) and eigenvectors of a symmetric matrix (its lower triangle is
     read). PyTorch's derivative: Ā = Q (diag(λ̄) + skew(Qᵀ Q̄) / E) Qᵀ with E_ij = λ_j − λ_i,
     so repeated eigenvalues give inf or NaN, as in PyTorch, where the eigenvectors' gradient is
     not defined; the eigenvalues' part alone is Q diag(λ̄) Qᵀ, defined everywhere."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         _square("eigh", a)
@@ -264,7 +258,7 @@ class EighVectors(_Eigh):
         return vectors @ inner
 
 
-class _Svd(Function):
+class _Svd(Op):
     """The reduced SVD A = U diag(S) Vh (k = min(m, n) singular values, descending), one node per
     factor. PyTorch's derivative, with E_jk = S_k² − S_j² (1 on the diagonal) and
     skew(X) = X − Xᵀ: Ā = U [(skew(Uᵀ Ū) S + S skew(Vh V̄)) / E + diag(S̄)] Vh, plus
@@ -273,7 +267,6 @@ class _Svd(Function):
     U diag(S̄) Vh, is defined everywhere."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         if a.ndim < 2:
@@ -361,14 +354,13 @@ class SvdVh(_Svd):
         return _mT(d_v)
 
 
-class _Qr(Function):
+class _Qr(Op):
     """The reduced QR decomposition A = Q R (Q with orthonormal columns, R upper triangular),
     one node per factor. PyTorch's derivative (see ``_qr_square_or_tall``); a wide A = [X | Y]
     has it for X = Q U with Q̄ + Y V̄ᵀ, beside Q V̄ for Y (R = [U | V]). A singular R (A of
     lower rank) has no such derivative."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         if a.ndim < 2:

@@ -4,18 +4,17 @@ import math
 
 import numpy as np
 
-from ..function import Function
 from ..tensor import Tensor, as_tensor
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .exposed import exposed
 
 
 @exposed("exp")
-class Exp(Function):
+class Exp(Op):
     """eᵃ, with derivative eᵃ (the output itself)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.exp(a)
@@ -30,11 +29,10 @@ class Exp(Function):
 
 
 @exposed("log")
-class Log(Function):
+class Log(Op):
     """ln a, with derivative 1/a (−inf at 0, NaN below, as in PyTorch)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -48,11 +46,10 @@ class Log(Function):
 
 
 @exposed("sqrt")
-class Sqrt(Function):
+class Sqrt(Op):
     """√a, with derivative 1/(2√a) (inf at 0)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.sqrt(a)
@@ -67,11 +64,10 @@ class Sqrt(Function):
 
 
 @exposed("square")
-class Square(Function):
+class Square(Op):
     """a * a, elementwise; its derivative is 2a."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -85,11 +81,10 @@ class Square(Function):
 
 
 @exposed("abs")
-class Abs(Function):
+class Abs(Op):
     """|a|, with derivative sign(a): 0 at 0, and for NaN (PyTorch's sign)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -103,13 +98,12 @@ class Abs(Function):
 
 
 @exposed("sign")
-class Sign(Function):
+class Sign(Op):
     """-1, 0 or 1 by the sign of a, and 0 for NaN (PyTorch's value; NumPy's sign gives NaN).
     Piecewise constant, so its derivative is 0 (PyTorch's rule): it is recorded, and a gradient
     through it is zeros rather than an error."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         return np.nan_to_num(np.sign(a, out=np.empty(a.shape, a.dtype)), copy=False)
@@ -121,11 +115,10 @@ class Sign(Function):
 
 
 @exposed("sin")
-class Sin(Function):
+class Sin(Op):
     """sin a, with derivative cos a."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -139,11 +132,10 @@ class Sin(Function):
 
 
 @exposed("cos")
-class Cos(Function):
+class Cos(Op):
     """cos a, with derivative −sin a."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -157,11 +149,10 @@ class Cos(Function):
 
 
 @exposed("tanh")
-class Tanh(Function):
+class Tanh(Op):
     """tanh a, with derivative 1 − tanh² a (from the output)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.tanh(a)
@@ -176,14 +167,13 @@ class Tanh(Function):
 
 
 @exposed("sigmoid")
-class Sigmoid(Function):
+class Sigmoid(Op):
     """1 / (1 + e^-a), accurate in both tails (see ``sigmoid_array``), with derivative
     σ(a)·σ(−a) = e^−|a| / (1 + e^−|a|)²: written so rather than σ(1 − σ), which is 0 once σ has
     rounded to 1, so that the derivative, and those of silu, softplus, mish and gelu built on it,
     keep their tails."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         e = np.exp(-np.abs(a))  # as sigmoid_array, keeping e for the backward
@@ -201,12 +191,11 @@ class Sigmoid(Function):
 
 
 @exposed("relu")
-class Relu(Function):
+class Relu(Op):
     """max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0); a NaN input passes the
     gradient on, as in PyTorch."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.maximum(a, 0)
@@ -222,11 +211,10 @@ class Relu(Function):
 
 
 @exposed("leaky_relu")
-class LeakyRelu(Function):
+class LeakyRelu(Op):
     """a where a > 0, else negative_slope * a."""
 
     __slots__ = ("negative_slope",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, negative_slope=0.01):
         self.negative_slope = negative_slope
@@ -240,12 +228,11 @@ class LeakyRelu(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-class Clip(Function):
+class Clip(Op):
     """a limited to [low, high]; the gradient passes only where a is inside, ends included (and
     not for NaN), as in PyTorch."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a, low, high):
         self.save_for_backward((a >= (-np.inf if low is None else low))
@@ -259,14 +246,13 @@ class Clip(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-class _Extremum(Function):
+class _Extremum(Op):
     """Maximum's and Minimum's derivative, PyTorch's: the gradient, halved where a and b tie, goes
     to each operand except where the other one wins, so where one is NaN (and so the result)
     both get all of it. ``forward`` saves the masks (a loses, b loses, they tie)."""
 
     __slots__ = ()
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def backward(self, grad):
         a_loses, b_loses, ties = (_data(mask) for mask in self.saved_tensors)
@@ -301,12 +287,11 @@ class Minimum(_Extremum):
         return np.minimum(a, b)
 
 
-class Cast(Function):
+class Cast(Op):
     """The elements as another dtype (``x.to(np.float32)``); the gradient is cast back to the
     input's dtype. An integer or bool result is not differentiable, so it is a constant."""
 
     __slots__ = ("dtype",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, dtype):
         self.dtype = a.dtype
@@ -319,12 +304,11 @@ class Cast(Function):
         return tangent  # the engine gives every tangent its output's dtype
 
 
-class Where(Function):
+class Where(Op):
     """x where condition holds, else y; the condition is a constant attribute."""
 
     __slots__ = ()
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def forward(self, x, y, condition):
         self.save_for_backward(condition)
@@ -341,14 +325,13 @@ class Where(Function):
         return np.where(condition, tangent_x, tangent_y)
 
 
-class Select(Function):
+class Select(Op):
     """x where keep holds, else y: a backward's branch on the values of ``source`` (relu's out > 0,
     ...) under create_graph (see ``select``). ``source`` is an operand with derivative 0, so the
     result stays connected to it and a second derivative through the branch is 0, as PyTorch's
     threshold_backward and its kin give, rather than an error."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, x, y, source, keep):
         self.save_for_backward(keep)
@@ -561,11 +544,10 @@ def erfc_array(a):
 
 
 @exposed("tan")
-class Tan(Function):
+class Tan(Op):
     """tan(a), with derivative 1 + tan²(a)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.tan(a)
@@ -580,11 +562,10 @@ class Tan(Function):
 
 
 @exposed("sinh")
-class Sinh(Function):
+class Sinh(Op):
     """sinh(a), with derivative cosh(a)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -598,11 +579,10 @@ class Sinh(Function):
 
 
 @exposed("cosh")
-class Cosh(Function):
+class Cosh(Op):
     """cosh(a), with derivative sinh(a)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -616,11 +596,10 @@ class Cosh(Function):
 
 
 @exposed("asinh")
-class Asinh(Function):
+class Asinh(Op):
     """asinh(a), with derivative 1 / √(a² + 1)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -634,12 +613,11 @@ class Asinh(Function):
 
 
 @exposed("acosh")
-class Acosh(Function):
+class Acosh(Op):
     """acosh(a) for a ≥ 1, with derivative 1/√(a − 1) · 1/√(a + 1): a − 1 is exact near 1, where
     a² − 1 would lose digits, and the second derivative at 1 is −inf, not inf − inf."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -653,13 +631,12 @@ class Acosh(Function):
 
 
 @exposed("atanh")
-class Atanh(Function):
+class Atanh(Op):
     """atanh(a) for |a| < 1, with derivative 1 / (1 − a²) = ½(1/(1 − a) + 1/(1 + a)): two positive
     terms with exact denominators near ±1, where 1 − a² would lose digits, and the second
     derivative at ±1 is ±inf, not inf − inf."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -673,11 +650,10 @@ class Atanh(Function):
 
 
 @exposed("erf")
-class Erf(Function):
+class Erf(Op):
     """The error function 2/√π ∫₀^a e^(−t²) dt, with derivative 2/√π · e^(−a²)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -691,11 +667,10 @@ class Erf(Function):
 
 
 @exposed("log2")
-class Log2(Function):
+class Log2(Op):
     """Base-2 logarithm, with derivative 1 / (a ln 2)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -709,11 +684,10 @@ class Log2(Function):
 
 
 @exposed("log10")
-class Log10(Function):
+class Log10(Op):
     """Base-10 logarithm, with derivative 1 / (a ln 10)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -727,11 +701,10 @@ class Log10(Function):
 
 
 @exposed("exp2")
-class Exp2(Function):
+class Exp2(Op):
     """2 to the power a, with derivative 2^a · ln 2."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = np.exp2(a)
@@ -746,11 +719,10 @@ class Exp2(Function):
 
 
 @exposed("log1p")
-class Log1p(Function):
+class Log1p(Op):
     """log(1 + a), accurate for tiny a, with derivative 1 / (1 + a)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -764,12 +736,11 @@ class Log1p(Function):
 
 
 @exposed("expm1")
-class Expm1(Function):
+class Expm1(Op):
     """e^a − 1, accurate for tiny a, with derivative e^a: computed from a, since the output plus 1
     loses the digits of e^a for a below 0 (all of them once the output rounds to −1)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -783,11 +754,10 @@ class Expm1(Function):
 
 
 @exposed("rsqrt")
-class Rsqrt(Function):
+class Rsqrt(Op):
     """1 / √a, with derivative −½ a^(−3/2), i.e. −½ times the output cubed."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = 1 / np.sqrt(a)
@@ -802,11 +772,10 @@ class Rsqrt(Function):
 
 
 @exposed("reciprocal")
-class Reciprocal(Function):
+class Reciprocal(Op):
     """1 / a, with derivative −1 / a², i.e. minus the output squared."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = 1 / a
@@ -820,13 +789,12 @@ class Reciprocal(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-class Lerp(Function):
+class Lerp(Op):
     """a + weight·(end − a), elementwise with broadcasting; weight may be a number or a tensor.
     Computed as PyTorch does: from the nearer end (end − (end − a)(1 − weight) once
     |weight| ≥ ½), so weight 1 gives end exactly."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a, end, weight):
         self.save_for_backward(a, end, weight)
@@ -874,13 +842,12 @@ def promoted(*operands):
 
 
 @exposed("atan2")
-class Atan2(Function):
+class Atan2(Op):
     """The angle of the point (other, a): atan2(a, other), with partial derivatives
     other / (a² + other²) and −a / (a² + other²); both 0 at the origin (PyTorch's rule)."""
 
     __slots__ = ()
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def forward(self, a, other):
         self.save_for_backward(a, other)
@@ -906,11 +873,10 @@ def _inverse_square_norm(a, other):
 
 
 @exposed("asin")
-class Asin(Function):
+class Asin(Op):
     """arcsin(a) on [−1, 1], with derivative 1/√(1 − a²) (see ``_one_minus_square``)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -924,11 +890,10 @@ class Asin(Function):
 
 
 @exposed("acos")
-class Acos(Function):
+class Acos(Op):
     """arccos(a) on [−1, 1], with derivative −1/√(1 − a²) (see ``_one_minus_square``)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -952,11 +917,10 @@ def _one_minus_square(a):
 
 
 @exposed("atan")
-class Atan(Function):
+class Atan(Op):
     """arctan(a), with derivative 1 / (1 + a²)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -970,13 +934,12 @@ class Atan(Function):
 
 
 @exposed("logit")
-class Logit(Function):
+class Logit(Op):
     """log(a / (1 − a)), the inverse of sigmoid, with derivative 1/a + 1/(1 − a) = 1/(a (1 − a))
     on [0, 1] (a sum, so the second derivative at 0 and 1 is ∓inf, not inf − inf) and NaN
     outside it, as in PyTorch."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -990,13 +953,12 @@ class Logit(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-class _Binary(Function):
+class _Binary(Op):
     """An elementwise op of two operands whose jvp is its two partial derivatives, ``partials``,
     applied to the tangents, and whose backward applies them to the gradient."""
 
     __slots__ = ()
     promotes_zero_dim = True
-    backward_runs_on_arrays = True
 
     def backward(self, grad):
         need_a, need_b = self.needs_input_grad
@@ -1098,12 +1060,11 @@ def _ones_like(a, b):
     return np.ones(np.broadcast_shapes(a.shape, b.shape), dtype=np.result_type(a, b))
 
 
-class _PiecewiseConstant(Function):
+class _PiecewiseConstant(Op):
     """Flat between jumps, so its derivative is 0 (PyTorch's rule, as for sign): it is recorded,
     and a gradient through it is zeros rather than an error."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def backward(self, grad):
         return np.zeros(grad.shape, dtype=grad.dtype)
@@ -1194,11 +1155,10 @@ class Remainder(_Modulo):
 
 
 @exposed("clone")
-class Clone(Function):
+class Clone(Op):
     """A copy of a that stays in the graph: the gradient passes through unchanged."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         return a.copy()

@@ -6,19 +6,18 @@ Index tensors and masks are never differentiated: they are attributes of the op,
 
 import numpy as np
 
-from ..function import Function
 from ..tensor import Tensor
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .exposed import exposed
 
 
-class Gather(Function):
+class Gather(Op):
     """Elements of a picked along ``axis`` by ``index``, as torch.gather: for axis 1,
     out[i][j] = a[i][index[i][j]]. The output has the index's shape; the gradient goes back to
     the picked places, adding up where an index repeats."""
 
     __slots__ = ("key", "shape")
-    backward_runs_on_arrays = True
 
     def forward(self, a, *, axis, index):
         self.shape = a.shape
@@ -48,14 +47,13 @@ def gather(x, axis, index):
     return Gather.apply(x, axis=axis, index=index)
 
 
-class ScatterAdd(Function):
+class ScatterAdd(Op):
     """a with the elements of src added at the places ``index`` names along ``axis``, as
     torch.scatter_add: for axis 1, out[i][index[i][j]] += src[i][j] (repeats add up). Only the
     index-shaped corner of src is used. a's gradient is the upstream gradient; src's is gathered
     from the places each element went to."""
 
     __slots__ = ("key", "used", "src_shape")
-    backward_runs_on_arrays = True
 
     def forward(self, a, src, *, axis, index):
         index = _index_array(index, "scatter_add")
@@ -135,12 +133,11 @@ def _places(shape, axis, index, name):
     return key
 
 
-class MaskedFill(Function):
+class MaskedFill(Op):
     """a with ``value`` wherever ``mask`` is True (the mask broadcasts against a), as
     torch.masked_fill; the filled places no longer depend on a, so their gradient is 0."""
 
     __slots__ = ("mask",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, *, mask, value):
         self.mask = mask

@@ -15,21 +15,21 @@ import weakref
 import numpy as np
 
 from ..forward_ad import _level as _dual_level
-from ..function import Function, _saves
+from ..function import _saves
 from ..grad_mode import _grad_enabled
 from ..tensor import Tensor, _raw
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .indexing import _index_array, _places
 from .shape import Index
 
 
-class Copy(Function):
+class Copy(Op):
     """``x.copy_(src)`` as a new tensor: src broadcast to x's shape, in x's dtype. The old
     values are overwritten, so they get no gradient; src's is the gradient, summed back over the
     broadcast axes and cast to src's dtype."""
 
     __slots__ = ("dtype",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, src):
         self.dtype = src.dtype
@@ -49,12 +49,11 @@ class Copy(Function):
         return np.array(tangent_src)  # the engine broadcasts it to the output's shape
 
 
-class IndexPut(Function):
+class IndexPut(Op):
     """``x[key] = value`` as a new tensor: x with value written at key. The overwritten places
     get no gradient from x; value gets the gradient of the places it went to."""
 
     __slots__ = ("key", "kept", "value_shape")
-    backward_runs_on_arrays = True
 
     def forward(self, a, value, key):
         self.key = key

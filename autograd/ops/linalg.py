@@ -5,9 +5,9 @@ import math
 
 import numpy as np
 
-from ..function import Function
 from ..tensor import Tensor
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .exposed import exposed
 
 _TORCH_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
@@ -43,12 +43,11 @@ def dtype_error(name, dtypes, what):
 
 
 @exposed("matmul")
-class MatMul(Function):
+class MatMul(Op):
     """a @ b. A 1-D operand is treated as a row (left) or column (right) vector, as NumPy does;
     batch dimensions broadcast, and the engine sums the gradient back over them."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         if a.dtype is not b.dtype:
@@ -85,12 +84,11 @@ class MatMul(Function):
         return np.matmul(tangent_a, b) + np.matmul(a, tangent_b)
 
 
-class Linear(Function):
+class Linear(Op):
     """``x @ weight.T + bias`` as one node, as PyTorch's addmm does: the weight's gradient
     ``grad.T @ x`` comes out in the weight's own (out, in) layout, with no transpose to undo."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, x, weight, bias=None):
         if x.ndim == 0 or weight.ndim != 2 or x.shape[-1] != weight.shape[1]:
@@ -239,12 +237,11 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):  # noqa: A002 - PyTorch'
 
 
 @exposed("dot")
-class Dot(Function):
+class Dot(Op):
     """The dot product of two 1-D vectors of one length, sum(a * b), as torch.dot (which,
     unlike NumPy's dot, takes vectors only)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         if a.ndim != 1 or b.ndim != 1 or a.shape != b.shape:
@@ -266,11 +263,10 @@ class Dot(Function):
 
 
 @exposed("outer")
-class Outer(Function):
+class Outer(Op):
     """The outer product of two 1-D vectors, y[i, j] = a[i] * b[j], as torch.outer."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a, b):
         if a.ndim != 1 or b.ndim != 1:
@@ -301,14 +297,13 @@ def einsum(equation, *operands):
     return Einsum.apply(*operands, equation=equation)
 
 
-class Einsum(Function):
+class Einsum(Op):
     """Einstein summation, such as "ij,jk->ik": multiply the operands along equal subscripts and
     sum the subscripts the output leaves out. Each operand's gradient is another einsum: the
     upstream gradient times the other operands, summed onto that operand's subscripts — spread
     along the diagonal for a repeated subscript ("ii"), repeated along one only it has."""
 
     __slots__ = ("terms", "output", "sizes")
-    backward_runs_on_arrays = True
 
     def forward(self, *arrays, equation):
         if arrays:

@@ -6,9 +6,9 @@ import warnings
 
 import numpy as np
 
-from ..function import Function
 from ..tensor import Tensor
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .exposed import exposed
 
 
@@ -35,7 +35,7 @@ def _kept_shape(shape, axes):
     return tuple([1 if i in axes else n for i, n in enumerate(shape)])
 
 
-class _Reduction(Function):
+class _Reduction(Op):
     """Shared bookkeeping: the input shape and the reduced axes, to expand the gradient back."""
 
     __slots__ = ("shape", "kept")
@@ -65,7 +65,6 @@ class Sum(_Reduction):
     the gradient comes back in the input's."""
 
     __slots__ = ("source",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, axis=None, keepdims=False, dtype=None):
         axes = self._setup(a, axis)
@@ -90,7 +89,6 @@ class Mean(_Reduction):
     the number of elements averaged."""
 
     __slots__ = ("count",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, axis=None, keepdims=False):
         axes = self._setup(a, axis)
@@ -111,7 +109,6 @@ class _Extreme(_Reduction):
     the result is NaN and its NaN elements share the gradient (PyTorch's max() and min())."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
     pick = None  # the ufunc whose reduce picks the best: np.maximum or np.minimum
     multiplies = False  # backward selects the shares (max(), min()) or multiplies (amax, amin)
 
@@ -185,7 +182,6 @@ class LogSumExp(_Reduction):
     elements it is log(0) = -inf, as in PyTorch."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a, axis=-1, keepdims=False):
         axes = self._setup(a, axis)
@@ -223,12 +219,11 @@ def _softmax_axis(name, axis, a):
 
 
 @exposed("softmax")
-class Softmax(Function):
+class Softmax(Op):
     """exp(a) / sum(exp(a)) along one axis (``dim``, required as PyTorch recommends), shifted
     by the max for stability."""
 
     __slots__ = ("axis",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, axis=None):
         self.axis = axis = _softmax_axis("softmax", axis, a)
@@ -251,11 +246,10 @@ class Softmax(Function):
 
 
 @exposed("log_softmax")
-class LogSoftmax(Function):
+class LogSoftmax(Op):
     """a - logsumexp(a) along one axis (``dim``, required as PyTorch recommends)."""
 
     __slots__ = ("axis",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, axis=None):
         self.axis = axis = _softmax_axis("log_softmax", axis, a)
@@ -282,7 +276,6 @@ class _Spread(_Reduction):
     (Bessel's correction 1 by default, as in PyTorch; ``unbiased=False`` means 0)."""
 
     __slots__ = ("axes", "dof")
-    backward_runs_on_arrays = True
 
     def _square_spread(self, a, axis, unbiased, keepdims, correction):
         if isinstance(axis, bool):  # torch.var(x, False): the unbiased flag in axis's place
@@ -362,7 +355,6 @@ class Prod(_Reduction):
     the zero gets a gradient (the product of the rest); with two or more, none does."""
 
     __slots__ = ("axes",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, axis=None, keepdims=False):
         self.axes = self._setup(a, axis)
@@ -415,7 +407,6 @@ class Norm(_Reduction):
     any other p (sum(|a|^p))^(1/p). At a = 0 the 2-norm's gradient is 0, as in PyTorch."""
 
     __slots__ = ("p", "axes")
-    backward_runs_on_arrays = True
 
     def forward(self, a, p="fro", axis=None, keepdims=False):
         self.p = _norm_order(p, axis)
@@ -504,12 +495,11 @@ def _norm_order(p, axis):
 
 
 @exposed("cumsum")
-class Cumsum(Function):
+class Cumsum(Op):
     """Running sums along ``axis``: y_i = a_0 + ... + a_i. Each a_j counts in every y_i with
     i >= j, so its gradient is the upstream gradient summed from the far end back to j."""
 
     __slots__ = ("axis",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, *, axis):
         self.axis = _one_axis(axis, a.ndim, "cumsum")
@@ -563,13 +553,12 @@ all_ = _truth("all", np.all)
 any_ = _truth("any", np.any)
 
 
-class _Running(Function):
+class _Running(Op):
     """A running reduction along ``axis`` (cumprod, logcumsumexp) whose derivative is the matrix
     J[..., j, i] = ∂y_i/∂a_j along the last axis (0 for i < j), ``_jacobian``: O(n²) per slice,
     written with ops that work on arrays and on Tensors, so the backward is differentiable."""
 
     __slots__ = ("axis",)
-    backward_runs_on_arrays = True
 
     def _last(self, x):
         return x.swapaxes(self.axis, -1)

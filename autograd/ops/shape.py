@@ -7,17 +7,16 @@ permutation, a scatter back to the indexed places, a split.
 
 import numpy as np
 
-from ..function import Function
 from ..tensor import Tensor, as_tensor
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .exposed import exposed
 
 
-class Reshape(Function):
+class Reshape(Op):
     """The same elements in a new shape (one size may be -1); the gradient is reshaped back."""
 
     __slots__ = ("shape", "new_shape")
-    backward_runs_on_arrays = True
 
     def forward(self, a, shape):
         self.shape, self.new_shape = a.shape, shape
@@ -36,12 +35,11 @@ class Reshape(Function):
         return tangent.reshape(self.new_shape)
 
 
-class Transpose(Function):
+class Transpose(Op):
     """Permute the axes to ``axes`` (negative axes allowed); the gradient takes the inverse
     permutation back."""
 
     __slots__ = ("axes",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, axes):
         self.axes = tuple(np.lib.array_utils.normalize_axis_tuple(axes, a.ndim))
@@ -61,11 +59,10 @@ class Transpose(Function):
 
 
 @exposed("broadcast_to")
-class BroadcastTo(Function):
+class BroadcastTo(Op):
     """Repeat a along new or size-1 axes; the engine sums the gradient back to a's shape."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a, *, shape):
         return np.broadcast_to(a, tuple(shape))
@@ -81,11 +78,10 @@ class BroadcastTo(Function):
         return tangent  # the engine broadcasts every tangent to its output's shape
 
 
-class Index(Function):
+class Index(Op):
     """``a[key]`` for slices, integer arrays (repeats allowed) and boolean masks."""
 
     __slots__ = ("key", "shape")
-    backward_runs_on_arrays = True
 
     def forward(self, a, key):
         self.key = key
@@ -103,11 +99,10 @@ class Index(Function):
         return tangent[self.key]
 
 
-class IndexAdd(Function):
+class IndexAdd(Op):
     """Scatter-add into zeros: the derivative of indexing, and itself differentiable by indexing."""
 
     __slots__ = ("key", "shape")
-    backward_runs_on_arrays = True
 
     def forward(self, grad, key, shape):
         self.key, self.shape = key, shape
@@ -120,11 +115,10 @@ class IndexAdd(Function):
         return array_or_tensor.index_add(tangent, self.key, self.shape)
 
 
-class Concatenate(Function):
+class Concatenate(Op):
     """Tensors joined along an existing axis; each gets its slice of the gradient."""
 
     __slots__ = ("axis", "bounds")
-    backward_runs_on_arrays = True
 
     def forward(self, *arrays, axis):
         out = np.concatenate(arrays, axis=axis)
@@ -146,11 +140,10 @@ class Concatenate(Function):
         return np.concatenate(tangents, axis=self.axis)
 
 
-class Stack(Function):
+class Stack(Op):
     """Tensors of one shape joined along a new axis; each gets its slice of the gradient."""
 
     __slots__ = ("axis", "count")
-    backward_runs_on_arrays = True
 
     def forward(self, *arrays, axis):
         out = np.stack(arrays, axis=axis)
@@ -297,11 +290,10 @@ def stack(tensors, axis=0):
     return Stack.apply(*tensors, axis=axis)
 
 
-class Flip(Function):
+class Flip(Op):
     """a with its elements in reverse order along ``dims``; the gradient is flipped back."""
 
     __slots__ = ("dims",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, *, dims):
         self.dims = _distinct_axes(dims, a.ndim, "flip")
@@ -331,13 +323,12 @@ def flip(x, *dims_given, dims=None):
 
 
 @exposed("roll")
-class Roll(Function):
+class Roll(Op):
     """a's elements shifted cyclically by ``shifts`` along ``dims``, as torch.roll: those pushed
     off one end come back at the other. With dims=None the tensor is rolled as if flattened. The
     gradient is rolled back."""
 
     __slots__ = ("shifts", "dims")
-    backward_runs_on_arrays = True
 
     def forward(self, a, *, shifts, dims=None):
         shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
@@ -372,12 +363,11 @@ class Roll(Function):
         return np.roll(tangent, self.shifts, self.dims)
 
 
-class Tile(Function):
+class Tile(Op):
     """a repeated ``reps`` times along each axis, the whole block each time (np.tile; PyTorch's
     tile and Tensor.repeat); the gradient adds up the copies."""
 
     __slots__ = ("reps", "shape")
-    backward_runs_on_arrays = True
 
     def forward(self, a, *, reps):
         reps = tuple(int(r) for r in reps)
@@ -422,13 +412,12 @@ def tile(x, *dims):
     return Tile.apply(x, reps=shape_arg(dims))
 
 
-class _Triangle(Function):
+class _Triangle(Op):
     """Keep one triangle of the last two axes (a matrix, or each of a batch) and zero the rest;
     ``diagonal`` shifts the border (0: the main diagonal, 1: one above). The gradient keeps the
     same triangle."""
 
     __slots__ = ("keep",)
-    backward_runs_on_arrays = True
     lower = True
 
     def forward(self, a, diagonal=0):

@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from ..function import Function
 from . import array_or_tensor
+from .array_or_tensor import Op
 from .elementwise import call, erf_array, erfc_array
 from .exposed import exposed
 
@@ -186,11 +186,10 @@ def erfinv_array(a):
 
 
 @exposed("lgamma")
-class Lgamma(Function):
+class Lgamma(Op):
     """log|Γ(a)|, with derivative digamma(a)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -204,11 +203,10 @@ class Lgamma(Function):
 
 
 @exposed("digamma")
-class Digamma(Function):
+class Digamma(Op):
     """ψ(a) = d/da log Γ(a), with derivative ψ⁽¹⁾(a) (trigamma)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         self.save_for_backward(a)
@@ -221,11 +219,10 @@ class Digamma(Function):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-class Polygamma(Function):
+class Polygamma(Op):
     """ψ⁽ⁿ⁾(a), the n-th derivative of digamma, with derivative ψ⁽ⁿ⁺¹⁾(a)."""
 
     __slots__ = ("n",)
-    backward_runs_on_arrays = True
 
     def forward(self, a, n):
         self.n = n
@@ -250,11 +247,10 @@ def polygamma(n, x):
 
 
 @exposed("erfinv")
-class Erfinv(Function):
+class Erfinv(Op):
     """The inverse of erf on (−1, 1), with derivative √π/2 · e^(y²), y = erfinv(a)."""
 
     __slots__ = ()
-    backward_runs_on_arrays = True
 
     def forward(self, a):
         out = erfinv_array(a)

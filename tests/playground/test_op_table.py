@@ -13,6 +13,7 @@ from playground import parse, registry
 from tests.playground.op_cases import CASES, PROGRAMS
 
 INTERNAL = {
+    "Op": "the base class of the built-in ops, not an op itself",
     "Copy": "x.copy_(src) and fill_, recorded; the playground's expressions change nothing in "
             "place",
     "IndexPut": "x[key] = value, recorded; the playground's expressions change nothing in place",
