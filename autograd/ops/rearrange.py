@@ -9,7 +9,7 @@ import numpy as np
 from ..tensor import Tensor
 from .aliases import cat
 from .exposed import exposed
-from .linalg import einsum
+from .linalg import einsum, same_dtype
 from .shape import stack
 
 
@@ -296,6 +296,7 @@ def cross(a, b, dim=None):
     """The cross product of 3-vectors along ``dim`` (a and b broadcast); without ``dim``, the
     first axis of size 3, as torch.cross."""
     a, b = _t(a), _t(b)
+    same_dtype("cross", a.data, b.data, what=("input", "other"))
     shape = np.broadcast_shapes(a.shape, b.shape)
     if dim is None:
         dim = next((i for i, n in enumerate(shape) if n == 3), None)
@@ -325,6 +326,7 @@ def cdist(x1, x2, p=2.0):
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"cdist: X1 and X2 must have the same number of columns. X1: "
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")
+    same_dtype("cdist", x1.data, x2.data, what=("x1", "x2"))
     return (x1.unsqueeze(-2) - x2.unsqueeze(-3)).norm(p, -1)
 
 

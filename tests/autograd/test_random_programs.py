@@ -341,6 +341,11 @@ PYTORCH_INCONSISTENCIES = {
         "exp(y - x) / (1 + exp(y - x))², inf / inf = NaN once exp overflows (x = -40 against "
         "y = 1600 in float32), where the second derivative is 0; ours is written in sigmoids of "
         "x - y and stays finite"),
+    "PyTorch's kron refuses some non-contiguous operands": (
+        {"kron"}, r"^forward: PyTorch refuses \(RuntimeError: view size is not compatible",
+        "torch.kron(a, b) of a transposed view a of shape (1, 2, 3) (base (3, 2, 1)) and b of "
+        "shape (2,) raises 'view size is not compatible with input tensor's size and stride'; "
+        "the same values contiguous give shape (1, 2, 6), as np.kron and ours do"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "

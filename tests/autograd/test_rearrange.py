@@ -181,6 +181,15 @@ def test_cross_refuses_a_dim_out_of_range_as_torch(dim):
         ag.cross(ag.tensor(a), ag.tensor(b), dim=dim)
 
 
+@pytest.mark.parametrize("name", ["cross", "cdist"])
+def test_cross_and_cdist_refuse_float32_with_float64_as_torch(name):
+    a, b = np.ones((3, 3), np.float32), np.ones((3, 3))
+    with pytest.raises(RuntimeError, match="expected scalar type Float but found Double"):
+        getattr(torch, name)(torch.tensor(a), torch.tensor(b))
+    with pytest.raises(TypeError, match=f"{name}: expected .* the same dtype"):
+        getattr(ag, name)(ag.tensor(a, dtype=np.float32), ag.tensor(b))  # float64 before
+
+
 @pytest.mark.parametrize("call", [
     lambda m: m.cdist(m.zeros(3), m.zeros(2, 3)),
     lambda m: m.cdist(m.zeros(2, 3), m.zeros(3)),
