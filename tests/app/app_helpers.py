@@ -21,14 +21,16 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from pages.ui import keys
+from pages.ui import frame, keys
 from playground import GraphSpec
 from playground.errors import from_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY = ROOT / "navigation.py"
-PAGES = ("pages/build.py", "pages/graph.py", "pages/gradients.py", "pages/gradient_check.py")
-BUILD, GRAPH, GRADIENTS, GRADIENT_CHECK = PAGES  # as AppTest.switch_page takes them
+PAGES = tuple(f"pages/{file}" for file, _, _ in frame.PAGES)  # as AppTest.switch_page takes them
+BUILD, GRAPH, GRADIENTS, GRADIENT_CHECK, BACKPROP, TRAIN, CLASS = PAGES
+GRAPH_PAGES = (BUILD, GRAPH, GRADIENTS, GRADIENT_CHECK)
+"""The pages that draw the session's graph from its spec when they open."""
 TIMEOUT_S = 60
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -8,6 +8,7 @@ from app_helpers import (
     GRADIENT_CHECK,
     GRADIENTS,
     GRAPH,
+    GRAPH_PAGES,
     PAGES,
     ROOT,
     TIMEOUT_S,
@@ -27,8 +28,8 @@ from playground.evaluate import evaluate
 PRESET_KEYS = [p.key for p in presets.PRESETS]
 
 
-@pytest.mark.parametrize("page", PAGES)
-def test_every_page_draws_the_default_graph_without_errors(page):
+@pytest.mark.parametrize("page", GRAPH_PAGES)
+def test_every_graph_page_draws_the_default_graph_without_errors(page):
     at = run(new_app(page=page))
     assert spec_of(at) == presets.get(presets.DEFAULT_KEY).spec
     assert not at.error
@@ -48,7 +49,8 @@ def test_the_first_run_in_a_process_imports_every_page_module_and_freezes_and_la
     frame.prepare_process.clear()
 
 
-@pytest.mark.parametrize(("page", "title"), list(zip(PAGES, [t for _, t, _ in frame.PAGES])))
+@pytest.mark.parametrize(("page", "title"),
+                         list(zip(PAGES, [t for _, t, _ in frame.PAGES], strict=True)))
 def test_every_page_runs_through_the_entry_script(monkeypatch, page, title):
     """Every run, also a session's first on a page other than the default one (which Streamlit's
     legacy mode starts with the page file alone), draws the page from `navigation.py`."""
@@ -72,7 +74,7 @@ def test_a_page_file_given_as_the_main_script_draws_its_frame_without_rerunning_
         assert "grad 4.0000" in drawing_of(at).text
 
 
-def test_the_only_scripts_in_pages_are_the_four_pages():
+def test_the_only_scripts_in_pages_are_the_apps_pages():
     """Streamlit's legacy mode lists every script directly in pages/ as a page (on a fresh
     server's first request): helpers live in pages/ui/, where it does not look."""
     scripts = sorted(p.name for p in frame.PAGE_DIR.glob("*.py"))

@@ -5,9 +5,16 @@ seed of ones hides transposition bugs) and compares the engine's gradient of ``s
 with central differences in float64.
 """
 
+import importlib.util
+
 import numpy as np
 
 import autograd as ag
+
+torch = importlib.import_module("torch") if importlib.util.find_spec("torch") else None
+"""PyTorch where it is installed (a test oracle, never a dependency), else None: a module that
+mixes its own tests with comparisons imports it from here, and marks each comparison
+``@pytest.mark.torch``, which skips it where PyTorch is missing (tests/conftest.py)."""
 
 EPS = 1e-6
 
