@@ -1,6 +1,13 @@
-"""Elementwise functions, each with its local derivative beside it."""
+"""Elementwise functions, each with its local derivative beside it.
+
+An op of one operand with nothing special to keep is declared in one call of ``unary``: its
+forward on the array, its backward from the gradient and the value it saves (the input, the output
+or nothing) and its docstring. Ops that need more (two saved values, settings, their own jvp) are
+written out as classes.
+"""
 
 import math
+import sys
 
 import numpy as np
 
@@ -10,160 +17,113 @@ from .array_or_tensor import Op
 from .exposed import exposed
 
 
-@exposed("exp")
-class Exp(Op):
-    """eᵃ, with derivative eᵃ (the output itself)."""
+class _Unary(Op):
+    """An elementwise op of one operand declared by ``unary``: ``compute`` is its forward on the
+    array, ``derivative(grad, saved)`` its backward. The Jacobian is diagonal, so a tangent is
+    pushed forward as a gradient is pulled back: the jvp is the backward."""
 
     __slots__ = ()
 
+    def backward(self, grad):
+        return self.derivative(grad, self.saved_tensors[0])
+
+    jvp = backward
+
+
+class _SavesInput(_Unary):
+    __slots__ = ()
+
     def forward(self, a):
-        out = np.exp(a)
+        self.save_for_backward(a)
+        return self.compute(a)
+
+
+class _SavesOutput(_Unary):
+    __slots__ = ()
+
+    def forward(self, a):
+        out = self.compute(a)
         self.save_for_backward(out)
         return out
 
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return grad * out
 
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("log")
-class Log(Op):
-    """ln a, with derivative 1/a (−inf at 0, NaN below, as in PyTorch)."""
-
+class _SavesNothing(_Unary):
     __slots__ = ()
 
     def forward(self, a):
-        self.save_for_backward(a)
-        return np.log(a)
+        return self.compute(a)
 
     def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad / a
+        return self.derivative(grad)
 
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("sqrt")
-class Sqrt(Op):
-    """√a, with derivative 1/(2√a) (inf at 0)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        out = np.sqrt(a)
-        self.save_for_backward(out)
-        return out
-
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return grad / (2 * out)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+    jvp = backward
 
 
-@exposed("square")
-class Square(Op):
-    """a * a, elementwise; its derivative is 2a."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return a * a
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * 2 * a
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+_SAVES = {"input": _SavesInput, "output": _SavesOutput, None: _SavesNothing}
 
 
-@exposed("abs")
-class Abs(Op):
-    """|a|, with derivative sign(a): 0 at 0, and for NaN (PyTorch's sign)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.abs(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * call(Sign, a)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+def unary(name, forward, backward, *, saves="input", doc):
+    """Declare the elementwise op ``autograd.<name>`` and its method ``x.<name>()``: ``forward``
+    maps the input array to the output, ``backward(grad, saved)`` gives the input's gradient from
+    the output's and the value ``saves`` names ("input" or "output"; with None, ``backward(grad)``
+    alone). Returns the op's Function class, named after ``name`` (``log1p``: ``Log1p``) and
+    defined in the calling module, as a ``class`` statement there would be."""
+    class_name = "".join(part.capitalize() for part in name.split("_"))
+    namespace = {"__slots__": (), "__doc__": doc, "__qualname__": class_name,
+                 "__module__": sys._getframe(1).f_globals["__name__"],
+                 "compute": staticmethod(forward), "derivative": staticmethod(backward)}
+    return exposed(name)(type(class_name, (_SAVES[saves],), namespace))
 
 
-@exposed("sign")
-class Sign(Op):
-    """-1, 0 or 1 by the sign of a, and 0 for NaN (PyTorch's value; NumPy's sign gives NaN).
-    Piecewise constant, so its derivative is 0 (PyTorch's rule): it is recorded, and a gradient
-    through it is zeros rather than an error."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        return np.nan_to_num(np.sign(a, out=np.empty(a.shape, a.dtype)), copy=False)
-
-    def backward(self, grad):
-        return np.zeros(grad.shape, dtype=grad.dtype)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+def zero_gradient(grad):
+    """The gradient of a piecewise constant op: zeros (PyTorch's rule), not an error."""
+    return np.zeros(grad.shape, dtype=grad.dtype)
 
 
-@exposed("sin")
-class Sin(Op):
-    """sin a, with derivative cos a."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.sin(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * array_or_tensor.cos(a)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+def _whole(rounding):
+    """A rounding to whole numbers for floats; integers pass unchanged (as a copy)."""
+    return lambda a: rounding(a) if a.dtype.kind == "f" else a.copy()
 
 
-@exposed("cos")
-class Cos(Op):
-    """cos a, with derivative −sin a."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.cos(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return -grad * array_or_tensor.sin(a)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Exp = unary("exp", np.exp, saves="output", backward=lambda grad, out: grad * out,
+            doc="eᵃ, with derivative eᵃ (the output itself).")
 
 
-@exposed("tanh")
-class Tanh(Op):
-    """tanh a, with derivative 1 − tanh² a (from the output)."""
+Log = unary("log", np.log, backward=lambda grad, a: grad / a,
+            doc="ln a, with derivative 1/a (−inf at 0, NaN below, as in PyTorch).")
 
-    __slots__ = ()
 
-    def forward(self, a):
-        out = np.tanh(a)
-        self.save_for_backward(out)
-        return out
+Sqrt = unary("sqrt", np.sqrt, saves="output", backward=lambda grad, out: grad / (2 * out),
+             doc="√a, with derivative 1/(2√a) (inf at 0).")
 
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return grad * (1 - out * out)  # as PyTorch: an infinite gradient stays infinite
 
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Square = unary("square", lambda a: a * a, backward=lambda grad, a: grad * 2 * a,
+               doc="a * a, elementwise; its derivative is 2a.")
+
+
+Abs = unary("abs", np.abs, backward=lambda grad, a: grad * call(Sign, a),
+            doc="|a|, with derivative sign(a): 0 at 0, and for NaN (PyTorch's sign).")
+
+
+Sign = unary(
+    "sign", lambda a: np.nan_to_num(np.sign(a, out=np.empty(a.shape, a.dtype)), copy=False),
+    saves=None, backward=zero_gradient,
+    doc="-1, 0 or 1 by the sign of a, and 0 for NaN (PyTorch's value; NumPy's sign gives NaN). "
+        "Piecewise constant, so its derivative is 0 (PyTorch's rule): it is recorded, and a "
+        "gradient through it is zeros rather than an error.")
+
+
+Sin = unary("sin", np.sin, backward=lambda grad, a: grad * array_or_tensor.cos(a),
+            doc="sin a, with derivative cos a.")
+
+
+Cos = unary("cos", np.cos, backward=lambda grad, a: -grad * array_or_tensor.sin(a),
+            doc="cos a, with derivative −sin a.")
+
+
+Tanh = unary("tanh", np.tanh, saves="output",
+             backward=lambda grad, out: grad * (1 - out * out),  # an infinite grad stays so
+             doc="tanh a, with derivative 1 − tanh² a (from the output).")
 
 
 @exposed("sigmoid")
@@ -190,24 +150,10 @@ class Sigmoid(Op):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-@exposed("relu")
-class Relu(Op):
-    """max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0); a NaN input passes the
-    gradient on, as in PyTorch."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        out = np.maximum(a, 0)
-        self.save_for_backward(out)
-        return out
-
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        keep = (out.data if isinstance(out, Tensor) else out) != 0  # out is 0 where a ≤ 0
-        return masked(keep, grad, out)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Relu = unary("relu", lambda a: np.maximum(a, 0), saves="output",
+             backward=lambda grad, out: masked(_data(out) != 0, grad, out),  # 0 where a ≤ 0
+             doc="max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0); a NaN "
+                 "input passes the gradient on, as in PyTorch.")
 
 
 @exposed("leaky_relu")
@@ -543,250 +489,72 @@ def erfc_array(a):
     return _error_function(a, complement=True)
 
 
-@exposed("tan")
-class Tan(Op):
-    """tan(a), with derivative 1 + tan²(a)."""
+Tan = unary("tan", np.tan, saves="output", backward=lambda grad, out: grad * (1 + out * out),
+            doc="tan(a), with derivative 1 + tan²(a).")
 
-    __slots__ = ()
 
-    def forward(self, a):
-        out = np.tan(a)
-        self.save_for_backward(out)
-        return out
+Sinh = unary("sinh", np.sinh, backward=lambda grad, a: grad * call(Cosh, a),
+             doc="sinh(a), with derivative cosh(a).")
 
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return grad * (1 + out * out)
 
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Cosh = unary("cosh", np.cosh, backward=lambda grad, a: grad * call(Sinh, a),
+             doc="cosh(a), with derivative sinh(a).")
 
 
-@exposed("sinh")
-class Sinh(Op):
-    """sinh(a), with derivative cosh(a)."""
+Asinh = unary("asinh", np.arcsinh, backward=lambda grad, a: grad * call(Rsqrt, a * a + 1),
+              doc="asinh(a), with derivative 1 / √(a² + 1).")
 
-    __slots__ = ()
 
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.sinh(a)
+Acosh = unary(
+    "acosh", np.arccosh,
+    backward=lambda grad, a: grad * call(Rsqrt, a - 1) * call(Rsqrt, a + 1),
+    doc="acosh(a) for a ≥ 1, with derivative 1/√(a − 1) · 1/√(a + 1): a − 1 is exact near 1, "
+        "where a² − 1 would lose digits, and the second derivative at 1 is −inf, not inf − inf.")
 
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * call(Cosh, a)
 
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Atanh = unary(
+    "atanh", np.arctanh, backward=lambda grad, a: 0.5 * (grad / (1 - a) + grad / (1 + a)),
+    doc="atanh(a) for |a| < 1, with derivative 1 / (1 − a²) = ½(1/(1 − a) + 1/(1 + a)): two "
+        "positive terms with exact denominators near ±1, where 1 − a² would lose digits, and "
+        "the second derivative at ±1 is ±inf, not inf − inf.")
 
 
-@exposed("cosh")
-class Cosh(Op):
-    """cosh(a), with derivative sinh(a)."""
+Erf = unary(
+    "erf", erf_array,
+    backward=lambda grad, a: grad * TWO_OVER_SQRT_PI * array_or_tensor.exp(-(a * a)),
+    doc="The error function 2/√π ∫₀^a e^(−t²) dt, with derivative 2/√π · e^(−a²).")
 
-    __slots__ = ()
 
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.cosh(a)
+Log2 = unary("log2", np.log2, backward=lambda grad, a: grad / (a * LN2),
+             doc="Base-2 logarithm, with derivative 1 / (a ln 2).")
 
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * call(Sinh, a)
 
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Log10 = unary("log10", np.log10, backward=lambda grad, a: grad / (a * LN10),
+              doc="Base-10 logarithm, with derivative 1 / (a ln 10).")
 
 
-@exposed("asinh")
-class Asinh(Op):
-    """asinh(a), with derivative 1 / √(a² + 1)."""
+Exp2 = unary("exp2", np.exp2, saves="output", backward=lambda grad, out: grad * out * LN2,
+             doc="2 to the power a, with derivative 2^a · ln 2.")
 
-    __slots__ = ()
 
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.arcsinh(a)
+Log1p = unary("log1p", np.log1p, backward=lambda grad, a: grad / (a + 1),
+              doc="log(1 + a), accurate for tiny a, with derivative 1 / (1 + a).")
 
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * call(Rsqrt, a * a + 1)
 
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Expm1 = unary(
+    "expm1", np.expm1, backward=lambda grad, a: grad * array_or_tensor.exp(a),
+    doc="e^a − 1, accurate for tiny a, with derivative e^a: computed from a, since the output "
+        "plus 1 loses the digits of e^a for a below 0 (all of them once the output rounds to −1).")
 
 
-@exposed("acosh")
-class Acosh(Op):
-    """acosh(a) for a ≥ 1, with derivative 1/√(a − 1) · 1/√(a + 1): a − 1 is exact near 1, where
-    a² − 1 would lose digits, and the second derivative at 1 is −inf, not inf − inf."""
+Rsqrt = unary("rsqrt", lambda a: 1 / np.sqrt(a), saves="output",
+              backward=lambda grad, out: -0.5 * grad * (out * out * out),
+              doc="1 / √a, with derivative −½ a^(−3/2), i.e. −½ times the output cubed.")
 
-    __slots__ = ()
 
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.arccosh(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * call(Rsqrt, a - 1) * call(Rsqrt, a + 1)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("atanh")
-class Atanh(Op):
-    """atanh(a) for |a| < 1, with derivative 1 / (1 − a²) = ½(1/(1 − a) + 1/(1 + a)): two positive
-    terms with exact denominators near ±1, where 1 − a² would lose digits, and the second
-    derivative at ±1 is ±inf, not inf − inf."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.arctanh(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return 0.5 * (grad / (1 - a) + grad / (1 + a))
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("erf")
-class Erf(Op):
-    """The error function 2/√π ∫₀^a e^(−t²) dt, with derivative 2/√π · e^(−a²)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return erf_array(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * TWO_OVER_SQRT_PI * array_or_tensor.exp(-(a * a))
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("log2")
-class Log2(Op):
-    """Base-2 logarithm, with derivative 1 / (a ln 2)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.log2(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad / (a * LN2)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("log10")
-class Log10(Op):
-    """Base-10 logarithm, with derivative 1 / (a ln 10)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.log10(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad / (a * LN10)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("exp2")
-class Exp2(Op):
-    """2 to the power a, with derivative 2^a · ln 2."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        out = np.exp2(a)
-        self.save_for_backward(out)
-        return out
-
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return grad * out * LN2
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("log1p")
-class Log1p(Op):
-    """log(1 + a), accurate for tiny a, with derivative 1 / (1 + a)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.log1p(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad / (a + 1)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("expm1")
-class Expm1(Op):
-    """e^a − 1, accurate for tiny a, with derivative e^a: computed from a, since the output plus 1
-    loses the digits of e^a for a below 0 (all of them once the output rounds to −1)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.expm1(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * array_or_tensor.exp(a)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("rsqrt")
-class Rsqrt(Op):
-    """1 / √a, with derivative −½ a^(−3/2), i.e. −½ times the output cubed."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        out = 1 / np.sqrt(a)
-        self.save_for_backward(out)
-        return out
-
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return -0.5 * grad * (out * out * out)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
-
-
-@exposed("reciprocal")
-class Reciprocal(Op):
-    """1 / a, with derivative −1 / a², i.e. minus the output squared."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        out = 1 / a
-        self.save_for_backward(out)
-        return out
-
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return -grad * (out * out)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Reciprocal = unary("reciprocal", lambda a: 1 / a, saves="output",
+                   backward=lambda grad, out: -grad * (out * out),
+                   doc="1 / a, with derivative −1 / a², i.e. minus the output squared.")
 
 
 class Lerp(Op):
@@ -872,38 +640,15 @@ def _inverse_square_norm(a, other):
     return array_or_tensor.where(origin, 0.0, 1 / (square + origin))
 
 
-@exposed("asin")
-class Asin(Op):
-    """arcsin(a) on [−1, 1], with derivative 1/√(1 − a²) (see ``_one_minus_square``)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.arcsin(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * call(Rsqrt, _one_minus_square(a))
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Asin = unary("asin", np.arcsin,
+             backward=lambda grad, a: grad * call(Rsqrt, _one_minus_square(a)),
+             doc="arcsin(a) on [−1, 1], with derivative 1/√(1 − a²) (see ``_one_minus_square``).")
 
 
-@exposed("acos")
-class Acos(Op):
-    """arccos(a) on [−1, 1], with derivative −1/√(1 − a²) (see ``_one_minus_square``)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.arccos(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return -grad * call(Rsqrt, _one_minus_square(a))
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Acos = unary("acos", np.arccos,
+             backward=lambda grad, a: -grad * call(Rsqrt, _one_minus_square(a)),
+             doc="arccos(a) on [−1, 1], with derivative −1/√(1 − a²) (see "
+                 "``_one_minus_square``).")
 
 
 def _one_minus_square(a):
@@ -916,41 +661,17 @@ def _one_minus_square(a):
     return (1 - a * a) + (exact - (1 - a.data * a.data))
 
 
-@exposed("atan")
-class Atan(Op):
-    """arctan(a), with derivative 1 / (1 + a²)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.arctan(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad / (1 + a * a)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Atan = unary("atan", np.arctan, backward=lambda grad, a: grad / (1 + a * a),
+             doc="arctan(a), with derivative 1 / (1 + a²).")
 
 
-@exposed("logit")
-class Logit(Op):
-    """log(a / (1 − a)), the inverse of sigmoid, with derivative 1/a + 1/(1 − a) = 1/(a (1 − a))
-    on [0, 1] (a sum, so the second derivative at 0 and 1 is ∓inf, not inf − inf) and NaN
-    outside it, as in PyTorch."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.log(a / (1 - a))
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        inside = (_data(a) >= 0) & (_data(a) <= 1)
-        return select(inside, grad * (1 / a + 1 / (1 - a)), np.nan, source=a)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Logit = unary(
+    "logit", lambda a: np.log(a / (1 - a)),
+    backward=lambda grad, a: select((_data(a) >= 0) & (_data(a) <= 1),
+                                    grad * (1 / a + 1 / (1 - a)), np.nan, source=a),
+    doc="log(a / (1 − a)), the inverse of sigmoid, with derivative 1/a + 1/(1 − a) = "
+        "1/(a (1 − a)) on [0, 1] (a sum, so the second derivative at 0 and 1 is ∓inf, not "
+        "inf − inf) and NaN outside it, as in PyTorch.")
 
 
 class _Binary(Op):
@@ -1060,55 +781,26 @@ def _ones_like(a, b):
     return np.ones(np.broadcast_shapes(a.shape, b.shape), dtype=np.result_type(a, b))
 
 
-class _PiecewiseConstant(Op):
-    """Flat between jumps, so its derivative is 0 (PyTorch's rule, as for sign): it is recorded,
-    and a gradient through it is zeros rather than an error."""
-
-    __slots__ = ()
-
-    def backward(self, grad):
-        return np.zeros(grad.shape, dtype=grad.dtype)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Floor = unary("floor", _whole(np.floor), saves=None, backward=zero_gradient,
+              doc="The largest whole number ≤ a (integers pass unchanged); derivative 0.")
 
 
-@exposed("floor")
-class Floor(_PiecewiseConstant):
-    """The largest whole number ≤ a (integers pass unchanged); derivative 0."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        return np.floor(a) if a.dtype.kind == "f" else a.copy()
+Ceil = unary("ceil", _whole(np.ceil), saves=None, backward=zero_gradient,
+             doc="The smallest whole number ≥ a (integers pass unchanged); derivative 0.")
 
 
-@exposed("ceil")
-class Ceil(_PiecewiseConstant):
-    """The smallest whole number ≥ a (integers pass unchanged); derivative 0."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        return np.ceil(a) if a.dtype.kind == "f" else a.copy()
-
-
-@exposed("trunc")
-class Trunc(_PiecewiseConstant):
-    """a rounded toward 0 (integers pass unchanged); derivative 0."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        return np.trunc(a) if a.dtype.kind == "f" else a.copy()
+Trunc = unary("trunc", _whole(np.trunc), saves=None, backward=zero_gradient,
+              doc="a rounded toward 0 (integers pass unchanged); derivative 0.")
 
 
 @exposed("round")
-class Round(_PiecewiseConstant):
+class Round(Op):
     """a rounded to ``decimals`` decimal places (0: whole numbers; negative: tens, hundreds, …),
     halves to even, as PyTorch computes it in a's dtype: rint(a·10^d) / 10^d, or rint(a / 10^-d)
     · 10^-d for negative d (float16 through float32). Integers pass unchanged; derivative 0."""
 
     __slots__ = ()
+    backward = jvp = staticmethod(zero_gradient)
 
     def forward(self, a, decimals=0):
         if a.dtype.kind != "f":
@@ -1154,19 +846,8 @@ class Remainder(_Modulo):
     rounding = Floor
 
 
-@exposed("clone")
-class Clone(Op):
-    """A copy of a that stays in the graph: the gradient passes through unchanged."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        return a.copy()
-
-    def backward(self, grad):
-        return grad
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Clone = unary("clone", lambda a: a.copy(), saves=None, backward=lambda grad: grad,
+              doc="A copy of a that stays in the graph: the gradient passes through unchanged.")
 
 
 # --- tests of values: not differentiable, so the results are constants (as in PyTorch) --------
