@@ -61,6 +61,12 @@ def open_page(at: AppTest, page: str) -> AppTest:
     return run(at)
 
 
+def new_graph(at: AppTest) -> AppTest:
+    """Presses the sidebar's New graph (an empty graph, as an edit Undo takes back)."""
+    at.button(key=keys.NEW_GRAPH).click()
+    return run(at)
+
+
 def spec_of(at: AppTest) -> GraphSpec:
     return at.session_state[keys.HISTORY].current
 

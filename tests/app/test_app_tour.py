@@ -9,12 +9,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from app_helpers import GRADIENTS, ROOT, drawing_of, open_page, run, start
+from app_helpers import BACKPROP, GRADIENTS, ROOT, drawing_of, open_page, run, start
 
 from pages.ui import keys
 
 pytestmark = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is missing")
-BACKPROP = "pages/backprop.py"
 TOUR = Path(ROOT / "README.md").read_text(encoding="utf-8").split(
     "## A one-minute tour for a teacher")[1].split("\n## ")[0]
 

@@ -9,13 +9,11 @@ import json
 from dataclasses import replace
 
 import pytest
-from app_helpers import GRADIENTS, new_app, run, start
+from app_helpers import GRADIENTS, TRAIN, new_app, run, start
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from pages.ui import keys
 from playground.training import TrainSettings
-
-TRAIN = "pages/train.py"
 
 
 def _element(at, key: str):

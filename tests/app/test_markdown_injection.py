@@ -5,12 +5,11 @@ pixel) must never render inside the app's own message boxes."""
 from __future__ import annotations
 
 import pytest
-from app_helpers import start
+from app_helpers import TRAIN, start
 from markdown_check import markdown_problems
 
 from playground.errors import from_markdown
 
-TRAIN = "pages/train.py"
 PIXEL = "![p](https://evil.example/p.png)"
 LINK = "[click](https://evil.example/x)"
 

@@ -1,4 +1,7 @@
-"""The Build page in AppTest: the default graph, the add-node form, the expression editor, edits."""
+"""The Build page in AppTest: the default graph, the add-node form (its operation list grouped by
+family), the expression editor, edits, and Undo bringing back what a delete took."""
+
+from __future__ import annotations
 
 import numpy as np
 import pytest
@@ -9,6 +12,7 @@ from app_helpers import (
     GRAPH,
     drawing_of,
     errors_of,
+    new_graph,
     open_page,
     run,
     spec_of,
@@ -19,12 +23,15 @@ from pages.ui import keys, node_widgets
 from playground import parse, presets, share
 from playground.errors import from_markdown
 from playground.evaluate import evaluate
-from playground.registry import ATTR_TYPES, OPS
+from playground.registry import ATTR_TYPES, BY_FAMILY, FAMILY, OPS
 
 VALUE_MODE, VALUE_NUMBER, VALUE_LIST, VALUE_FN, VALUE_SHAPE, VALUE_SEED = (
     keys.value_part(keys.ADD_VALUE, part)
     for part in ("mode", "number", "list", "fn", "shape", "seed")
 )
+
+
+DEFAULT = presets.get(presets.DEFAULT_KEY).spec
 
 
 def _add(at, kind):
@@ -373,3 +380,74 @@ def test_clip_with_both_bounds_unset_is_refused_in_the_form_with_the_reason():
     assert any("clip needs at least one of `min` and `max`" in e for e in errors_of(at)), (
         errors_of(at)
     )
+
+
+def test_the_operation_list_is_grouped_by_family_and_searchable_by_it(app):
+    open_page(app, BUILD)
+    box = app.selectbox(key=keys.ADD_OP)
+    labels = box.options
+    assert len(labels) == len(OPS)
+    assert "activation · tanh — " in next(label for label in labels if " · tanh — " in label)
+    families = [label.split(" · ")[0] for label in labels]
+    assert families == [FAMILY[name] for name in BY_FAMILY]
+    assert families[:1] == ["arithmetic"] and sorted(set(families)) == sorted(set(FAMILY.values()))
+    # one family's ops sit together, so the list reads as groups
+    assert all(families.index(f) + families.count(f) - 1 == len(families) - 1
+               - families[::-1].index(f) for f in set(families))
+    box.set_value("tanh")
+    run(app)
+    assert app.selectbox(key=keys.ADD_OP).value == "tanh"
+
+
+def test_a_label_typed_as_a_list_is_named_on_build_as_an_input_with_a_gradient():
+    spec = parse("x = [1.0, 2.0, 3.0]\ny = [1.0, 0.0, 0.0]\nL = mse_loss(softmax(x, axis=-1), y)")
+    at = start({"graph": share.encode(spec)})
+    note = next(i.value for i in at.info if "loss's target" in i.value)
+    assert note.startswith("`y` is an input") and "const(" in note
+
+
+def test_a_neuron_built_after_new_graph_stands_alone(app):
+    new_graph(app)
+    for name, number in (("x", 2.0), ("w", -3.0)):
+        app.segmented_control(key=keys.ADD_KIND).set_value("input")
+        run(app)
+        app.number_input(key=keys.value_part(keys.ADD_VALUE, "number")).set_value(number)
+        app.text_input(key=keys.ADD_NAME).input(name)
+        app.button(key=keys.ADD_GO).click()
+        run(app)
+    app.segmented_control(key=keys.ADD_KIND).set_value("op")
+    run(app)
+    app.selectbox(key=keys.ADD_OP).set_value("mul")
+    run(app)
+    app.text_input(key=keys.ADD_NAME).input("xw")
+    app.button(key=keys.ADD_GO).click()
+    run(app)
+    assert spec_of(app).names == ("x", "w", "xw")  # no a, b, c, d beside it
+
+
+def test_undo_brings_back_a_node_deleted_with_its_dependents():
+    at = start()
+    at.selectbox(key=keys.EDIT_NODE).set_value("a")
+    run(at)
+    at.checkbox(key=keys.EDIT_CASCADE).check()
+    run(at)
+    at.button(key=keys.EDIT_DELETE).click()
+    run(at)
+    assert spec_of(at).names == ("b",)  # c and d used a, so they went with it
+    at.button(key=keys.UNDO).click()
+    run(at)
+    assert spec_of(at) == DEFAULT
+    at.button(key=keys.REDO).click()
+    run(at)
+    assert spec_of(at).names == ("b",)
+
+
+def test_a_delete_without_its_dependents_is_refused_and_nothing_goes():
+    at = start()
+    at.selectbox(key=keys.EDIT_NODE).set_value("a")
+    run(at)
+    assert at.button(key=keys.EDIT_DELETE).disabled  # its users must go too, or stay
+    at.checkbox(key=keys.EDIT_CASCADE).check()
+    run(at)
+    assert not at.button(key=keys.EDIT_DELETE).disabled
+    assert not errors_of(at) and spec_of(at) == DEFAULT

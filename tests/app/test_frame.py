@@ -1,24 +1,37 @@
-"""State across pages and sessions: the URL carries the graph and options; broken links say why."""
+"""What every page shares (pages/ui/frame.py): navigation through the entry script, the sidebar's
+New graph, state across pages and sessions (the URL carries the graph and options, broken links
+say why), and every page drawing the default or an empty graph without an error."""
 
+from __future__ import annotations
+
+import sys
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
 from app_helpers import (
+    BACKPROP,
     BUILD,
     GRADIENT_CHECK,
     GRADIENTS,
     GRAPH,
+    GRAPH_PAGES,
+    PAGES,
+    ROOT,
+    TIMEOUT_S,
+    TRAIN,
     drawing_of,
     errors_of,
     new_app,
+    new_graph,
     open_page,
     run,
     share_link_of,
     spec_of,
 )
+from streamlit.testing.v1 import AppTest
 
-from pages.ui import keys
+from pages.ui import frame, keys
 from playground import GraphSpec, Node, edits, limits, parse, presets, share, view
 from playground.errors import from_markdown
 from playground.view import Options
@@ -157,3 +170,80 @@ def test_a_font_size_whose_change_callback_streamlit_skipped_is_taken_not_writte
     at.session_state[keys.OPTIONS] = Options(font_size=18)  # a link or Undo moves the options
     run(at)
     assert at.slider(key=keys.FONT).value == 18  # the app's change reaches the slider
+
+
+def test_the_first_run_in_a_process_imports_every_page_module_and_freezes_and_later_runs_do_not(
+        monkeypatch):
+    frame.prepare_process.clear()
+    calls = []
+    monkeypatch.setattr(frame, "freeze_shared_objects", lambda: calls.append(1))
+    run(new_app())
+    run(new_app(page=GRAPH))
+    assert calls == [1]
+    assert {"pages.ui.training", "playground.training.pace", "playground.registry.losses"} <= set(
+        sys.modules)
+    frame.prepare_process.clear()
+
+
+@pytest.mark.parametrize(("page", "title"),
+                         list(zip(PAGES, [t for _, t, _ in frame.PAGES], strict=True)))
+def test_every_page_runs_through_the_entry_script(monkeypatch, page, title):
+    """Every run, also a session's first on a page other than the default one (which Streamlit's
+    legacy mode starts with the page file alone), draws the page from `navigation.py`."""
+    entered = []
+    run_app = frame.run_app
+    monkeypatch.setattr(frame, "run_app", lambda: (entered.append(True), run_app()))
+    at = run(new_app(page=page))
+    assert entered and at.title[0].value == title
+    entered.clear()
+    run(at)
+    assert entered and at.title[0].value == title
+    assert len(at.title) == 1  # drawn once, not once alone and once inside the frame
+
+
+def test_a_page_file_given_as_the_main_script_draws_its_frame_without_rerunning_forever():
+    at = AppTest.from_file(str(ROOT / GRAPH), default_timeout=TIMEOUT_S)
+    for _ in range(2):
+        run(at)
+        assert [t.value for t in at.title] == ["Graph"]
+        assert spec_of(at) == presets.get(presets.DEFAULT_KEY).spec
+        assert "grad 4.0000" in drawing_of(at).text
+
+
+def test_the_only_scripts_in_pages_are_the_apps_pages():
+    """Streamlit's legacy mode lists every script directly in pages/ as a page (on a fresh
+    server's first request): helpers live in pages/ui/, where it does not look."""
+    scripts = sorted(p.name for p in frame.PAGE_DIR.glob("*.py"))
+    assert scripts == sorted(file for file, _, _ in frame.PAGES)
+
+
+@pytest.mark.parametrize("page", GRAPH_PAGES)
+def test_every_graph_page_draws_the_default_graph_without_errors(page):
+    at = run(new_app(page=page))
+    assert spec_of(at) == presets.get(presets.DEFAULT_KEY).spec
+    assert not at.error
+    assert at.title[0].value in ("Build", "Graph", "Gradients", "Gradient check")
+
+
+def test_new_graph_empties_the_graph_and_undo_brings_the_last_one_back(app):
+    new_graph(app)
+    assert len(spec_of(app)) == 0
+    infos = " ".join(i.value for i in app.info)
+    assert "The graph is empty" in infos and "Undo" in infos
+    assert app.button(key=keys.NEW_GRAPH).disabled  # already empty
+    app.button(key=keys.UNDO).click()
+    run(app)
+    assert spec_of(app) == presets.get(presets.DEFAULT_KEY).spec
+    app.button(key=keys.REDO).click()
+    run(app)
+    assert len(spec_of(app)) == 0
+
+
+def test_every_page_handles_the_empty_graph_with_a_message_not_an_error(app):
+    new_graph(app)
+    for page in (GRAPH, GRADIENTS, GRADIENT_CHECK, BACKPROP, TRAIN, BUILD):
+        open_page(app, page)  # run() fails on any exception the page raised
+        assert not app.error, (page, [e.value for e in app.error])
+        messages = " ".join(i.value for i in app.info) + " ".join(m.value for m in app.markdown)
+        if page != TRAIN:  # Train trains its own models, whatever the graph
+            assert "empty" in messages, page

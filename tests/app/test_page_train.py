@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
-from app_helpers import run, spec_of, start
+from app_helpers import TRAIN, run, spec_of, start
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from pages.ui import keys, training
@@ -16,8 +16,6 @@ from playground.errors import from_markdown
 from playground.evaluate import evaluate
 from playground.training import TrainSettings
 from playground.training import settings as choices
-
-TRAIN = "pages/train.py"
 
 
 def open_train(query: dict[str, str] | None = None):

@@ -1,20 +1,32 @@
 """The Step through page in AppTest: stepping in each mode shows the engine's numbers, Play
 reaches the end, a node reached twice accumulates, the trace table, and exercises (check,
-reveal, score, and the exercise in a share link)."""
+reveal, score, the pages closed until revealed, and the exercise in a share link)."""
+
+from __future__ import annotations
 
 import shutil
 from urllib.parse import parse_qsl, urlparse
 
 import pytest
-from app_helpers import ROOT, drawing_of, new_app, run, share_link_of, spec_of, start
+from app_helpers import (
+    BACKPROP,
+    GRADIENTS,
+    ROOT,
+    drawing_of,
+    new_app,
+    open_page,
+    run,
+    share_link_of,
+    spec_of,
+    start,
+)
 
 from autograd.format import number
 from pages.ui import keys
-from playground import evaluate, formulas, presets, share, traces, view
+from playground import evaluate, presets, share, traces, view
 from playground.errors import from_markdown
 from playground.steps import backward_steps, tangents
 
-BACKPROP = "pages/backprop.py"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is missing")
 
 
@@ -163,6 +175,22 @@ def check(at):
     return run(at)
 
 
+def answer(at, answers: dict[str, str]):
+    """Types each guess and presses Check once."""
+    for name, text in answers.items():
+        guess(at, name, text)
+    return check(at)
+
+
+def score(at) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("**Score:"))
+
+
+def paths_meet_exercise(app):
+    """The "paths_meet" exercise loaded on the Step through page of a started session."""
+    return load_exercise(open_page(app, BACKPROP), "paths_meet")
+
+
 @needs_dot
 def test_an_exercise_hides_checks_scores_and_reveals_one_node_at_a_time():
     at = load_exercise(step_page(), "paths_meet")
@@ -242,14 +270,6 @@ def test_the_readmes_exercise_link_opens_the_exercise_with_its_note():
     assert at.info[0].value.startswith("**Exercise: Gradients add where paths meet.**")
 
 
-def test_the_gradients_page_says_each_local_derivative_in_words():
-    at = run(new_app(page="pages/gradients.py"))
-    captions = [from_markdown(c.value) for c in at.caption]
-    for op in ("mul", "add"):  # in the rules' operand names, u and v (formulas.rule_sentence)
-        assert formulas.rule_sentence(op) in captions
-    assert "nudging u moves u*v by v." in " ".join(captions)
-
-
 @pytest.mark.parametrize(("page", "title"), [("pages/build.py", "Build"),
                                              ("pages/graph.py", "Graph"),
                                              ("pages/gradients.py", "Gradients"),
@@ -288,3 +308,56 @@ def test_the_sidebar_keeps_a_presets_explanation_back_while_it_would_give_answer
     at.session_state[keys.EXERCISE_REVEALED] = ("a", "b", "c")
     at = run(at)
     assert any("∂d/∂a = b + 1 = 4" in c.value for c in at.sidebar.caption)
+
+
+def test_no_score_before_the_first_check(app):
+    at = paths_meet_exercise(app)
+    assert "0 of" not in score(at) and "Check" in score(at)
+    at = answer(at, {"a": "4"})
+    assert "1 of 3 correct" in score(at)
+
+
+def test_reveal_shows_the_first_wrong_answer_not_one_already_right(app):
+    at = answer(paths_meet_exercise(app), {"a": "4", "b": "5"})  # a right, b wrong
+    at.button(key=keys.EXERCISE_REVEAL).click()
+    at = run(at)
+    assert at.session_state[keys.EXERCISE_REVEALED] == ("b",)
+    at.button(key=keys.EXERCISE_REVEAL).click()  # then the first not guessed yet
+    at = run(at)
+    assert at.session_state[keys.EXERCISE_REVEALED] == ("b", "c")
+
+
+def test_answering_everything_right_opens_the_closed_pages(app):
+    at = paths_meet_exercise(app)
+    open_page(at, GRADIENTS)
+    assert any("stays closed" in i.value for i in at.info)
+    open_page(at, BACKPROP)
+    at = answer(at, {"a": "4", "b": "2", "c": "1"})
+    assert "3 of 3 correct" in score(at)
+    open_page(at, GRADIENTS)
+    assert not any("stays closed" in i.value for i in at.info)
+    assert at.title[0].value == "Gradients" and len(at.dataframe) >= 1
+
+
+def test_a_student_with_the_exercise_link_does_not_see_the_teachers_set_up(app):
+    teacher = paths_meet_exercise(app)
+    assert teacher.button(key=keys.EXERCISE_CLEAR)  # the teacher can still clear it
+    query = {k: v for k, v in teacher.query_params.items()}
+    student = start({k: v[0] if isinstance(v, list) else v for k, v in query.items()},
+                    page=BACKPROP)
+    assert student.session_state[keys.EXERCISE].nodes == ("a", "b", "c")
+    assert not [b for b in student.button if b.key == keys.EXERCISE_CLEAR]
+    assert not [s for s in student.selectbox if s.key == keys.EXERCISE_PRESET]
+    assert any("came with the link" in c.value for c in student.caption)
+
+
+def test_a_revealed_value_shows_in_the_drawing_before_its_step():
+    at = start({"graph": share.encode(presets.get("classic").spec), "ex": "value:c,d"},
+               page=BACKPROP)
+    assert drawing_of(at).texts("d")[-1] == "value ?"  # step 0: hidden, and not computed yet
+    for _ in range(2):
+        at.button(key=keys.EXERCISE_REVEAL).click()
+        at = run(at)
+    assert at.session_state[keys.EXERCISE_REVEALED] == ("c", "d")
+    assert drawing_of(at).texts("d")[-1] == "value 8.0000"
+    assert drawing_of(at).texts("c")[-1] == "value 6.0000"
