@@ -116,6 +116,16 @@ def test_every_exposed_op_is_a_function_and_a_method_with_its_class_docstring():
         assert getattr(ag.Tensor, name) is ag.ops.PUBLIC[name]
 
 
+def test_the_type_stubs_list_every_op_and_tensor_method_as_the_engine_makes_them():
+    from autograd.ops import stubs
+
+    stale = [str(path) for path, text in stubs.current().items()
+             if not path.exists() or path.read_text(encoding="utf-8") != text]
+    assert not stale, f"{stale} out of date: write them with python -m autograd.ops.stubs"
+    assert "    def exp(a):\n" in stubs.tensor_stub()
+    assert "\ndef exp(a):\n" in stubs.ops_stub() and "import Exp as Exp\n" in stubs.ops_stub()
+
+
 def test_a_made_function_accepts_pytorch_keywords_and_rejects_unknown_ones():
     x = ag.tensor(np.arange(6.0).reshape(2, 3))
     np.testing.assert_array_equal(ag.sum(x, dim=1, keepdim=True).data, [[3.0], [12.0]])
