@@ -8,6 +8,7 @@ written out as classes.
 
 import math
 import sys
+import textwrap
 
 import numpy as np
 
@@ -62,17 +63,18 @@ class _SavesNothing(_Unary):
 _SAVES = {"input": _SavesInput, "output": _SavesOutput, None: _SavesNothing}
 
 
-def unary(name, forward, backward, *, saves="input", doc):
+def unary(name, forward, backward, *, saves="input", doc, method=True):
     """Declare the elementwise op ``autograd.<name>`` and its method ``x.<name>()``: ``forward``
     maps the input array to the output, ``backward(grad, saved)`` gives the input's gradient from
     the output's and the value ``saves`` names ("input" or "output"; with None, ``backward(grad)``
-    alone). Returns the op's Function class, named after ``name`` (``log1p``: ``Log1p``) and
-    defined in the calling module, as a ``class`` statement there would be."""
+    alone); ``method=False`` makes no Tensor method. Returns the op's Function class, named after
+    ``name`` (``log1p``: ``Log1p``) and defined in the calling module, as a ``class`` statement
+    there would be."""
     class_name = "".join(part.capitalize() for part in name.split("_"))
-    namespace = {"__slots__": (), "__doc__": doc, "__qualname__": class_name,
+    namespace = {"__slots__": (), "__doc__": textwrap.fill(doc, 96), "__qualname__": class_name,
                  "__module__": sys._getframe(1).f_globals["__name__"],
                  "compute": staticmethod(forward), "derivative": staticmethod(backward)}
-    return exposed(name)(type(class_name, (_SAVES[saves],), namespace))
+    return exposed(name, method)(type(class_name, (_SAVES[saves],), namespace))
 
 
 def zero_gradient(grad):
@@ -586,7 +588,14 @@ class Lerp(Op):
 
 @exposed("lerp")
 def lerp(a, end, weight):
-    """a + weight·(end − a) (see ``Lerp``), in PyTorch's result dtype (see ``promoted``)."""
+    """a + weight·(end − a) (see ``Lerp``), in PyTorch's result dtype (see ``promoted``). As in
+    PyTorch, a tensor ``end`` must have a's dtype, and so must a weight tensor that is not 0-d."""
+    for name, other in (("end", end), ("weight", weight)):
+        if (isinstance(a, Tensor) and isinstance(other, Tensor) and other.dtype != a.dtype
+                and (name == "end" or other.ndim)):
+            raise TypeError(f"lerp: expected dtype {a.dtype} for `{name}` but got dtype "
+                            f"{other.dtype}, as PyTorch refuses too: cast it with "
+                            f"{name}.to({a.dtype})")
     return Lerp.apply(*promoted(a, end, weight))
 
 
