@@ -13,7 +13,16 @@ import numpy as np
 from ..tensor import Tensor
 from . import array_or_tensor
 from .array_or_tensor import Op
-from .elementwise import Abs, Sigmoid, Tanh, erfc_array, masked, select, sigmoid_array
+from .elementwise import (
+    Abs,
+    Sigmoid,
+    Tanh,
+    erfc_array,
+    masked,
+    select,
+    sigmoid_array,
+    unary,
+)
 from .elementwise import call as _call
 from .exposed import exposed
 
@@ -161,22 +170,13 @@ class Softplus(Op):
     jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
 
 
-@exposed("softsign", method=False)
-class Softsign(Op):
-    """x / (1 + |x|), with derivative 1 / (1 + |x|)²."""
+def _softsign_backward(grad, a):
+    denominator = 1 + _call(Abs, a)
+    return grad / (denominator * denominator)
 
-    __slots__ = ()
 
-    def forward(self, a):
-        self.save_for_backward(a)
-        return a / (np.abs(a) + 1)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        denominator = 1 + _call(Abs, a)
-        return grad / (denominator * denominator)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Softsign = unary("softsign", lambda a: a / (np.abs(a) + 1), _softsign_backward, method=False,
+                 doc="x / (1 + |x|), with derivative 1 / (1 + |x|)².")
 
 
 class Hardtanh(Op):
@@ -213,78 +213,37 @@ def relu6(x):
     return Hardtanh.apply(x, min_val=0.0, max_val=6.0)
 
 
-@exposed("silu", method=False)
-class Silu(Op):
-    """x·sigmoid(x) (also called swish), with derivative σ(x)(1 + x·σ(−x)): σ(−x) rather than
-    1 − σ(x), which is 0 once σ(x) has rounded to 1, so the second derivative keeps its tail."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return a * sigmoid_array(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * _call(Sigmoid, a) * (1 + a * _call(Sigmoid, -a))
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Silu = unary(
+    "silu", lambda a: a * sigmoid_array(a), method=False,
+    backward=lambda grad, a: grad * _call(Sigmoid, a) * (1 + a * _call(Sigmoid, -a)),
+    doc="x·sigmoid(x) (also called swish), with derivative σ(x)(1 + x·σ(−x)): σ(−x) rather than "
+        "1 − σ(x), which is 0 once σ(x) has rounded to 1, so the second derivative keeps its "
+        "tail.")
 
 
-@exposed("mish", method=False)
-class Mish(Op):
-    """x·tanh(softplus(x)), with derivative tanh(sp) + x·σ(x)·(1 − tanh²(sp))."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return a * np.tanh(np.logaddexp(0, a))
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        t = _call(Tanh, _call(Softplus, a))
-        return grad * (t + a * _call(Sigmoid, a) * (1 - t * t))
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+def _mish_backward(grad, a):
+    t = _call(Tanh, _call(Softplus, a))
+    return grad * (t + a * _call(Sigmoid, a) * (1 - t * t))
 
 
-@exposed("hardsigmoid", method=False)
-class Hardsigmoid(Op):
-    """relu6(x + 3) / 6: slope 1/6 strictly inside (−3, 3), 0 outside, at the ends and for NaN
-    (PyTorch's rule)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return np.clip(a + 3, 0, 6) / 6
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        data = _values(a)
-        return masked((data > -3) & (data < 3), grad, a) * HARDSIGMOID_SLOPE
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Mish = unary("mish", lambda a: a * np.tanh(np.logaddexp(0, a)), _mish_backward, method=False,
+             doc="x·tanh(softplus(x)), with derivative tanh(sp) + x·σ(x)·(1 − tanh²(sp)).")
 
 
-@exposed("hardswish", method=False)
-class Hardswish(Op):
-    """x·relu6(x + 3) / 6: slope 0 up to −3, x/3 + 1/2 inside (−3, 3), 1 from 3 on and for NaN
-    (PyTorch's ends), so the second derivative is 1/3 inside and 0 elsewhere."""
+Hardsigmoid = unary(
+    "hardsigmoid", lambda a: np.clip(a + 3, 0, 6) / 6, method=False,
+    backward=lambda grad, a: (masked((_values(a) > -3) & (_values(a) < 3), grad, a)
+                              * HARDSIGMOID_SLOPE),
+    doc="relu6(x + 3) / 6: slope 1/6 strictly inside (−3, 3), 0 outside, at the ends and for NaN "
+        "(PyTorch's rule).")
 
-    __slots__ = ()
 
-    def forward(self, a):
-        self.save_for_backward(a)
-        return a * np.clip(a + 3, 0, 6) / 6
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        data = _values(a)
-        return masked(~(data <= -3), select(data < 3, grad * (a / 3 + 0.5), grad, a), a)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Hardswish = unary(
+    "hardswish", lambda a: a * np.clip(a + 3, 0, 6) / 6, method=False,
+    backward=lambda grad, a: masked(~(_values(a) <= -3),
+                                    select(_values(a) < 3, grad * (a / 3 + 0.5), grad, a), a),
+    doc="x·relu6(x + 3) / 6: slope 0 up to −3, x/3 + 1/2 inside (−3, 3), 1 from 3 on and for "
+        "NaN (PyTorch's ends), so the second derivative is 1/3 inside and 0 elsewhere.")
 
 
 @exposed("prelu")

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import array_or_tensor
 from .array_or_tensor import Op
-from .elementwise import call, erf_array, erfc_array
+from .elementwise import call, erf_array, erfc_array, unary
 from .exposed import exposed
 
 _LONG = np.longdouble
@@ -185,38 +185,13 @@ def erfinv_array(a):
     return np.copysign(y, x).astype(_float_dtype(np.asarray(a)), copy=False)
 
 
-@exposed("lgamma")
-class Lgamma(Op):
-    """log|Γ(a)|, with derivative digamma(a)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return lgamma_array(a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * call(Digamma, a)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Lgamma = unary("lgamma", lgamma_array, backward=lambda grad, a: grad * call(Digamma, a),
+               doc="log|Γ(a)|, with derivative digamma(a).")
 
 
-@exposed("digamma")
-class Digamma(Op):
-    """ψ(a) = d/da log Γ(a), with derivative ψ⁽¹⁾(a) (trigamma)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        self.save_for_backward(a)
-        return polygamma_array(0, a)
-
-    def backward(self, grad):
-        (a,) = self.saved_tensors
-        return grad * call(Polygamma, a, n=1)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Digamma = unary("digamma", lambda a: polygamma_array(0, a),
+                backward=lambda grad, a: grad * call(Polygamma, a, n=1),
+                doc="ψ(a) = d/da log Γ(a), with derivative ψ⁽¹⁾(a) (trigamma).")
 
 
 class Polygamma(Op):
@@ -246,19 +221,7 @@ def polygamma(n, x):
     return Digamma.apply(x) if n == 0 else Polygamma.apply(x, n=int(n))
 
 
-@exposed("erfinv")
-class Erfinv(Op):
-    """The inverse of erf on (−1, 1), with derivative √π/2 · e^(y²), y = erfinv(a)."""
-
-    __slots__ = ()
-
-    def forward(self, a):
-        out = erfinv_array(a)
-        self.save_for_backward(out)
-        return out
-
-    def backward(self, grad):
-        (out,) = self.saved_tensors
-        return grad * _SQRT_PI_OVER_TWO * array_or_tensor.exp(out * out)
-
-    jvp = backward  # a diagonal Jacobian: a tangent is scaled as a gradient is
+Erfinv = unary(
+    "erfinv", erfinv_array, saves="output",
+    backward=lambda grad, out: grad * _SQRT_PI_OVER_TWO * array_or_tensor.exp(out * out),
+    doc="The inverse of erf on (−1, 1), with derivative √π/2 · e^(y²), y = erfinv(a).")
