@@ -1,6 +1,8 @@
 # Written by `python -m autograd.ops.stubs`: do not edit by hand.
 from typing import Any
 
+from . import ops as _ops
+
 
 class Tensor:
     """A NumPy array that remembers how it was computed, so gradients can flow back through it."""
@@ -221,360 +223,152 @@ class Tensor:
     data: Any
     grad_fn: Any
     requires_grad: Any
-    def prelu(a, weight):
-        """x where x > 0, else weight·x, with a learned weight: one number, or one per channel (axis
-        1, as in PyTorch)."""
-    def clamp(x, min=..., max=...):
-        """Limit x to [min, max], PyTorch's name for ``clip``."""
-    def t(x):
-        """A matrix transposed; a 0-d or 1-d tensor comes back unchanged (PyTorch's ``t()``)."""
-    def expand(x, *sizes):
-        """x repeated along size-1 axes (and new leading axes) to ``sizes``; -1 keeps an axis's
-        size: ``x.expand(3, -1)``."""
-    def expand_as(x, other):
-        """``x.expand(other.shape)``."""
-    def view(x, *shape):
-        """PyTorch's ``view``: here the same as ``reshape`` (NumPy arrays need no contiguity)."""
-    def view_as(x, other):
-        """``x.view(other.shape)``."""
-    def add(a, b):
-        """a + b, broadcasting; both operands get the gradient unchanged (summed over broadcast
-        axes)."""
-    def sub(a, b):
-        """a − b, broadcasting; a gets the gradient, b its negative."""
-    def mul(a, b):
-        """a · b, broadcasting; each factor's gradient is the upstream gradient times the other."""
-    def div(a, b, rounding_mode=...): ...
-    def neg(a):
-        """−a; the gradient with its sign flipped."""
-    def pow(a, b):
-        """``a ** b``, elementwise: d/da = b a^(b-1), d/db = a^b ln a, with PyTorch's rules where
-        these are 0 times infinity: d/da is 0 where b = 0 (so a second derivative of x**1 at 0 is
-        0), and d/db is 0 where a = 0 and b ≥ 0."""
-    def exp(a):
-        """eᵃ, with derivative eᵃ (the output itself)."""
-    def log(a):
-        """ln a, with derivative 1/a (−inf at 0, NaN below, as in PyTorch)."""
-    def sqrt(a):
-        """√a, with derivative 1/(2√a) (inf at 0)."""
-    def square(a):
-        """a * a, elementwise; its derivative is 2a."""
-    def abs(a):
-        """|a|, with derivative sign(a): 0 at 0, and for NaN (PyTorch's sign)."""
-    def sign(a):
-        """-1, 0 or 1 by the sign of a, and 0 for NaN (PyTorch's value; NumPy's sign gives NaN)."""
-    def sin(a):
-        """sin a, with derivative cos a."""
-    def cos(a):
-        """cos a, with derivative −sin a."""
-    def tanh(a):
-        """tanh a, with derivative 1 − tanh² a (from the output)."""
-    def sigmoid(a):
-        """1 / (1 + e^-a), accurate in both tails (see ``sigmoid_array``), with derivative
-        σ(a)·σ(−a) = e^−|a| / (1 + e^−|a|)²: written so rather than σ(1 − σ), which is 0 once σ has
-        rounded to 1, so that the derivative, and those of silu, softplus, mish and gelu built on
-        it, keep their tails."""
-    def relu(a):
-        """max(a, 0), with derivative 1 where a > 0 and 0 elsewhere (0 at 0); a NaN input passes the
-        gradient on, as in PyTorch."""
-    def leaky_relu(a, negative_slope=...):
-        """a where a > 0, else negative_slope * a."""
-    def maximum(a, b):
-        """Elementwise max(a, b) (NaN if either is); the gradient as ``_Extremum`` says."""
-    def minimum(a, b):
-        """Elementwise min(a, b) (NaN if either is); the gradient as ``_Extremum`` says."""
-    def clip(x, min=..., max=...):
-        """Limit x to [min, max] (either may be None)."""
-    def tan(a):
-        """tan(a), with derivative 1 + tan²(a)."""
-    def sinh(a):
-        """sinh(a), with derivative cosh(a)."""
-    def cosh(a):
-        """cosh(a), with derivative sinh(a)."""
-    def asinh(a):
-        """asinh(a), with derivative 1 / √(a² + 1)."""
-    def acosh(a):
-        """acosh(a) for a ≥ 1, with derivative 1/√(a − 1) · 1/√(a + 1): a − 1 is exact near 1, where
-        a² − 1 would lose digits, and the second derivative at 1 is −inf, not inf − inf."""
-    def atanh(a):
-        """atanh(a) for |a| < 1, with derivative 1 / (1 − a²) = ½(1/(1 − a) + 1/(1 + a)): two
-        positive terms with exact denominators near ±1, where 1 − a² would lose digits, and the
-        second derivative at ±1 is ±inf, not inf − inf."""
-    def erf(a):
-        """The error function 2/√π ∫₀^a e^(−t²) dt, with derivative 2/√π · e^(−a²)."""
-    def log2(a):
-        """Base-2 logarithm, with derivative 1 / (a ln 2)."""
-    def log10(a):
-        """Base-10 logarithm, with derivative 1 / (a ln 10)."""
-    def exp2(a):
-        """2 to the power a, with derivative 2^a · ln 2."""
-    def log1p(a):
-        """log(1 + a), accurate for tiny a, with derivative 1 / (1 + a)."""
-    def expm1(a):
-        """e^a − 1, accurate for tiny a, with derivative e^a: computed from a, since the output plus
-        1 loses the digits of e^a for a below 0 (all of them once the output rounds to −1)."""
-    def rsqrt(a):
-        """1 / √a, with derivative −½ a^(−3/2), i.e."""
-    def reciprocal(a):
-        """1 / a, with derivative −1 / a², i.e."""
-    def lerp(a, end, weight):
-        """a + weight·(end − a) (see ``Lerp``), in PyTorch's result dtype (see ``promoted``)."""
-    def atan2(a, other):
-        """The angle of the point (other, a): atan2(a, other), with partial derivatives other / (a²
-        + other²) and −a / (a² + other²); both 0 at the origin (PyTorch's rule)."""
-    def asin(a):
-        """arcsin(a) on [−1, 1], with derivative 1/√(1 − a²) (see ``_one_minus_square``)."""
-    def acos(a):
-        """arccos(a) on [−1, 1], with derivative −1/√(1 − a²) (see ``_one_minus_square``)."""
-    def atan(a):
-        """arctan(a), with derivative 1 / (1 + a²)."""
-    def logit(a):
-        """log(a / (1 − a)), the inverse of sigmoid, with derivative 1/a + 1/(1 − a) = 1/(a (1 − a))
-        on [0, 1] (a sum, so the second derivative at 0 and 1 is ∓inf, not inf − inf) and NaN
-        outside it, as in PyTorch."""
-    def hypot(a, b):
-        """√(a² + b²) without overflow, with partial derivatives a / y and b / y (NaN at the origin,
-        0/0, as PyTorch gives)."""
-    def logaddexp(a, b):
-        """log(e^a + e^b), computed stably, with partial derivatives σ(a − b) and σ(b − a)."""
-    def logaddexp2(a, b):
-        """log₂(2^a + 2^b), computed stably, with partial derivatives 2^a / (2^a + 2^b) and 2^b /
-        (2^a + 2^b) (``_share_of_two``)."""
-    def xlogy(a, b):
-        """a·log(b), and 0 where a is 0 (unless b is NaN), as PyTorch: so 0·log 0 is 0."""
-    def floor(a):
-        """The largest whole number ≤ a (integers pass unchanged); derivative 0."""
-    def ceil(a):
-        """The smallest whole number ≥ a (integers pass unchanged); derivative 0."""
-    def trunc(a):
-        """a rounded toward 0 (integers pass unchanged); derivative 0."""
-    def round(a, decimals=...):
-        """a rounded to ``decimals`` decimal places (0: whole numbers; negative: tens, hundreds, …),
-        halves to even, as PyTorch computes it in a's dtype: rint(a·10^d) / 10^d, or rint(a / 10^-d)
-        · 10^-d for negative d (float16 through float32)."""
-    def fmod(a, b):
-        """The remainder of a / b with a's sign (C's fmod): a − trunc(a / b)·b."""
-    def remainder(a, b):
-        """The remainder of a / b with b's sign (Python's %): a − floor(a / b)·b."""
-    def clone(a):
-        """A copy of a that stays in the graph: the gradient passes through unchanged."""
-    def isnan(x):
-        """True where x is NaN (a constant bool tensor)."""
-    def isinf(x):
-        """True where x is +inf or -inf (a constant bool tensor)."""
-    def isfinite(x):
-        """True where x is neither NaN nor ±inf (a constant bool tensor)."""
-    def logical_not(x):
-        """True where x is 0 (or False), else False (a constant bool tensor)."""
-    def eq(x, other):
-        """True where x == other (broadcast), a constant bool tensor."""
-    def ne(x, other):
-        """True where x != other (broadcast), a constant bool tensor."""
-    def lt(x, other):
-        """True where x < other (broadcast), a constant bool tensor."""
-    def le(x, other):
-        """True where x <= other (broadcast), a constant bool tensor."""
-    def gt(x, other):
-        """True where x > other (broadcast), a constant bool tensor."""
-    def ge(x, other):
-        """True where x >= other (broadcast), a constant bool tensor."""
-    def gather(x, axis, index):
-        """``x.gather(1, index)``: out[i][j] = x[i][index[i][j]] (for axis 1), as torch.gather."""
-    def scatter_add(x, axis, index, src):
-        """``x.scatter_add(1, index, src)``: x with out[i][index[i][j]] += src[i][j] (for axis 1),
-        as torch.scatter_add."""
-    def masked_fill(x, mask, value):
-        """x with ``value`` wherever the boolean ``mask`` is True, as torch.masked_fill: e.g."""
-    def matmul(a, b):
-        """a @ b."""
-    def bmm(a, b):
-        """Batched matrix product of two 3-D tensors, (b, n, m) @ (b, m, p) -> (b, n, p), as
-        torch.bmm: no broadcasting, so the batch sizes must be equal."""
-    def mm(a, b):
-        """The product of two matrices, (n, m) @ (m, p) -> (n, p), as torch.mm: no vectors, no
-        batches, no broadcasting."""
-    def mv(a, b):
-        """A matrix times a vector, (n, m) @ (m,) -> (n,), as torch.mv."""
-    def addmm(input, mat1, mat2, *, beta=..., alpha=...):
-        """beta·input + alpha·(mat1 @ mat2), as torch.addmm (see ``mm`` for the shapes)."""
-    def baddbmm(input, batch1, batch2, *, beta=..., alpha=...):
-        """beta·input + alpha·(batch1 @ batch2) per batch, as torch.baddbmm (see ``bmm``)."""
-    def dot(a, b):
-        """The dot product of two 1-D vectors of one length, sum(a * b), as torch.dot (which, unlike
-        NumPy's dot, takes vectors only)."""
-    def outer(a, b):
-        """The outer product of two 1-D vectors, y[i, j] = a[i] * b[j], as torch.outer."""
-    def argmax(x, dim=..., keepdim=..., *, axis=..., keepdims=...):
-        """The index of the largest element (of the flattened tensor, or along ``dim``); the first
-        one on ties, and a NaN counts as largest."""
-    def argmin(x, dim=..., keepdim=..., *, axis=..., keepdims=...):
-        """The index of the smallest element (of the flattened tensor, or along ``dim``); the first
-        one on ties, and a NaN wins, as in PyTorch."""
-    def argsort(x, dim=..., descending=..., stable=...):
-        """The indices that sort x along ``dim`` (ascending unless ``descending``), NaN last when
-        ascending and first when descending, as in PyTorch."""
-    def topk(x, k, dim=..., largest=..., sorted=...):
-        """The ``k`` largest elements along ``dim`` (smallest with ``largest=False``) and their
-        indices, as ``TopK(values, indices)``."""
-    def sort(x, dim=..., descending=..., stable=..., *, axis=...):
-        """The elements sorted along ``dim`` (ascending unless ``descending``) and where each came
-        from, as ``Sort(values, indices)``, PyTorch's pair."""
-    def max(x, dim=..., keepdim=..., *, axis=..., keepdims=...):
-        """The largest element, in PyTorch's three forms: ``x.max()`` over every element (tied
-        elements share the gradient); ``x.max(dim)`` along one dim, PyTorch's pair ``Max(values,
-        indices)`` (the first of tied elements is chosen and gets the gradient; a NaN wins);
-        ``max(x, other)``, the elementwise maximum."""
-    def min(x, dim=..., keepdim=..., *, axis=..., keepdims=...):
-        """The smallest element, in PyTorch's three forms: ``x.min()`` over every element (tied
-        elements share the gradient); ``x.min(dim)`` along one dim, PyTorch's pair ``Min(values,
-        indices)`` (the first of tied elements is chosen and gets the gradient; a NaN wins);
-        ``min(x, other)``, the elementwise minimum."""
-    def amax(x, dim=..., keepdim=...):
-        """The largest elements over ``dim`` (one or several axes; all for ``()``), tied elements
-        sharing the gradient equally, as torch.amax."""
-    def amin(x, dim=..., keepdim=...):
-        """The smallest elements over ``dim`` (one or several axes; all for ``()``), tied elements
-        sharing the gradient equally, as torch.amin."""
-    def median(x, dim=..., keepdim=...):
-        """The lower median (the smaller middle element for an even count; NaN if any element is
-        NaN), as torch.median: ``x.median()`` over every element, or along ``dim`` PyTorch's pair
-        ``Median(values, indices)``."""
-    def quantile(x, q, dim=..., keepdim=..., *, interpolation=...):
-        """The q-th quantiles along ``dim`` (of all elements when None), PyTorch's linear
-        interpolation: sorted values v, position p = q·(n − 1), result lerp(v[⌊p⌋], v[⌈p⌉], p −
-        ⌊p⌋)."""
-    def index_select(x, dim, index):
-        """The slices of x at ``index`` (0-D or 1-D integers) along ``dim``; a repeated index gets
-        the sum of its slices' gradients."""
-    def masked_select(x, mask):
-        """The elements of x where the boolean ``mask`` (broadcast with x) is True, as a 1-D tensor
-        in row-major order."""
-    def take_along_dim(x, indices, dim=...):
-        """Elements of x picked by ``indices`` along ``dim`` (the two broadcast on the other axes),
-        as ``np.take_along_axis``; without ``dim`` both are flattened first."""
-    def narrow(x, dim, start, length):
-        """``length`` elements of x along ``dim`` from ``start`` (negative counts from the end)."""
-    def scatter(x, dim, index, src=..., value=..., reduce=...): ...
-    def index_add(x, dim, index, source, alpha=...):
-        """A copy of x with ``alpha * source``'s slices added at ``index`` along ``dim``."""
-    def movedim(x, source, destination):
-        """x with its axes ``source`` moved to ``destination`` (the others keep their order)."""
-    def moveaxis(x, source, destination):
-        """NumPy's name for movedim."""
-    def repeat_interleave(x, repeats, dim=...):
-        """Each element (or slice along ``dim``) repeated ``repeats`` times, in place: [1, 2] with 2
-        gives [1, 1, 2, 2]."""
-    def unflatten(x, dim, sizes):
-        """Axis ``dim`` of x split into ``sizes`` (one of them may be -1)."""
-    def diag_embed(x, offset=..., dim1=..., dim2=...):
-        """Square matrices whose ``offset`` diagonal is x's last axis, the two new axes at ``dim1``
-        and ``dim2``."""
-    def diagonal(x, offset=..., dim1=..., dim2=...):
-        """The ``offset`` diagonal of the matrices on axes ``dim1`` and ``dim2``, as a last axis."""
-    def diag(x, diagonal=...):
-        """A 1-D x as the ``diagonal`` of a square matrix; a 2-D x's ``diagonal`` as a 1-D
-        tensor."""
-    def kron(a, b):
-        """The Kronecker product: every element of a times the whole of b, in blocks."""
-    def cross(a, b, dim=...):
-        """The cross product of 3-vectors along ``dim`` (a and b broadcast); without ``dim``, the
-        first axis of size 3, as torch.cross."""
-    def sum(a, axis=..., keepdims=..., dtype=...):
-        """The sum over axes; ``dtype=`` sums in that dtype (PyTorch's ``x.sum(dtype=...)``), and
-        the gradient comes back in the input's."""
-    def mean(a, axis=..., keepdims=...):
-        """The mean over ``axis`` (all axes when None): each element gets the gradient divided by
-        the number of elements averaged."""
-    def logsumexp(a, axis=..., keepdims=...):
-        """log(sum(exp(a))) over axes, shifted by the max so large inputs do not overflow."""
-    def softmax(a, axis=...):
-        """exp(a) / sum(exp(a)) along one axis (``dim``, required as PyTorch recommends), shifted by
-        the max for stability."""
-    def log_softmax(a, axis=...):
-        """a - logsumexp(a) along one axis (``dim``, required as PyTorch recommends)."""
-    def var(a, axis=..., unbiased=..., keepdims=..., correction=...):
-        """Variance over all axes or the given ones: sum((a - mean)^2) / (N - correction)."""
-    def std(a, axis=..., unbiased=..., keepdims=..., correction=...):
-        """Standard deviation over all axes or the given ones: sqrt(var)."""
-    def prod(a, axis=..., keepdims=...):
-        """Product of the elements over all axes or the given ones."""
-    def norm(a, p=..., axis=..., keepdims=...): ...
-    def cumsum(a, axis):
-        """Running sums along ``axis``: y_i = a_0 + ."""
-    def all(x, axis=..., keepdims=...):
-        """Whether every element is non-zero, over all axes or the given ones (dim may be a tuple):
-        a constant bool tensor."""
-    def any(x, axis=..., keepdims=...):
-        """Whether any element is non-zero, over all axes or the given ones (dim may be a tuple): a
-        constant bool tensor."""
-    def cumprod(a, axis):
-        """Running products along ``axis``: y_i = a_0·…·a_i."""
-    def logcumsumexp(a, axis):
-        """Running log-sum-exp along ``axis``: y_i = log(e^a_0 + … + e^a_i), computed stably."""
-    def nansum(x, axis=..., keepdims=...):
-        """The sum with NaN elements counted as 0 (and given gradient 0), as torch.nansum."""
-    def nanmean(x, axis=..., keepdims=...):
-        """The mean of the elements that are not NaN (NaN where all are), as torch.nanmean."""
-    def var_mean(x, axis=..., unbiased=..., keepdims=..., *, correction=...):
-        """PyTorch's pair (variance, mean) over the same axes (see ``var``)."""
-    def std_mean(x, axis=..., unbiased=..., keepdims=..., *, correction=...):
-        """PyTorch's pair (standard deviation, mean) over the same axes (see ``std``)."""
-    def diff(x, n=..., axis=..., prepend=..., append=...):
-        """The n-th forward difference along ``axis`` (PyTorch's ``dim``), y_i = a_(i+1) − a_i
-        applied n times, after joining ``prepend`` and ``append`` to a along it (tensors with a's
-        number of dimensions, as torch.diff asks)."""
-    def broadcast_to(a, shape):
-        """Repeat a along new or size-1 axes; the engine sums the gradient back to a's shape."""
-    def reshape(x, *shape):
-        """x's elements in ``shape`` (a tuple or separate sizes, one of them may be -1), as
-        x.reshape in PyTorch."""
-    def transpose(x, *axes):
-        """One rule, stated in the README:."""
-    def permute(x, *axes):
-        """Reorder the axes: ``permute(2, 0, 1)`` or ``permute((2, 0, 1))``."""
-    def swapaxes(x, axis1, axis2):
-        """Swap two axes (negative axes allowed; a 0-d tensor takes 0 and -1, as in PyTorch)."""
-    def squeeze(x, axis=...):
-        """Drop size-1 axes: all of them, or those named by ``axis`` (an int or a tuple)."""
-    def unsqueeze(x, axis):
-        """Insert a size-1 axis at ``axis`` (PyTorch's name; ``expand_dims`` is NumPy's)."""
-    def expand_dims(x, axis):
-        """NumPy's name for ``unsqueeze``."""
-    def flatten(x, start_dim=..., end_dim=...):
-        """Merge axes ``start_dim`` to ``end_dim`` into one (all of them by default: a 1-D
-        tensor)."""
-    def flip(x, *dims_given, dims=...):
-        """Reverse the order of the elements along ``dims``: ``flip(x, 0)``, ``x.flip(0, 1)`` or
-        ``flip(x, dims=(0, 1))``."""
-    def roll(a, shifts, dims=...):
-        """a's elements shifted cyclically by ``shifts`` along ``dims``, as torch.roll: those pushed
-        off one end come back at the other."""
-    def repeat(x, *sizes):
-        """PyTorch's Tensor.repeat: x tiled ``sizes`` times along each axis, ``x.repeat(2, 1)`` —
-        like np.tile, not np.repeat (that is repeat_interleave)."""
-    def tile(x, *dims):
-        """x tiled ``dims`` times along each axis, as torch.tile and np.tile: ``tile(x, (2,
-        1))``."""
-    def tril(a, diagonal=...):
-        """The lower triangle of the last two axes, zero above ``diagonal`` (torch.tril)."""
-    def triu(a, diagonal=...):
-        """The upper triangle of the last two axes, zero below ``diagonal`` (torch.triu)."""
-    def split(x, split_size_or_sections, axis=...):
-        """x cut into pieces along ``axis``, as torch.split: pieces of ``split_size_or_sections``
-        elements (the last one smaller if they do not divide the axis), or of each size in a list
-        (which must add up to the axis' size)."""
-    def chunk(x, chunks, axis=...):
-        """x cut into ``chunks`` pieces of equal size along ``axis`` (the last one smaller), as
-        torch.chunk: the size is ceil(n / chunks), so there may be fewer pieces than asked for."""
-    def unbind(x, axis=...):
-        """The slices of x along ``axis``, that axis removed, as torch.unbind (x[0], x[1], … for
-        axis 0): a tuple, each slice its own node."""
-    def lgamma(a):
-        """log|Γ(a)|, with derivative digamma(a)."""
-    def digamma(a):
-        """ψ(a) = d/da log Γ(a), with derivative ψ⁽¹⁾(a) (trigamma)."""
-    def erfinv(a):
-        """The inverse of erf on (−1, 1), with derivative √π/2 · e^(y²), y = erfinv(a)."""
+    prelu = _ops.prelu
+    clamp = _ops.clamp
+    t = _ops.t
+    expand = _ops.expand
+    expand_as = _ops.expand_as
+    view = _ops.view
+    view_as = _ops.view_as
+    add = _ops.add
+    sub = _ops.sub
+    mul = _ops.mul
+    div = _ops.div
+    neg = _ops.neg
+    pow = _ops.pow
+    exp = _ops.exp
+    log = _ops.log
+    sqrt = _ops.sqrt
+    square = _ops.square
+    abs = _ops.abs
+    sign = _ops.sign
+    sin = _ops.sin
+    cos = _ops.cos
+    tanh = _ops.tanh
+    sigmoid = _ops.sigmoid
+    relu = _ops.relu
+    leaky_relu = _ops.leaky_relu
+    maximum = _ops.maximum
+    minimum = _ops.minimum
+    clip = _ops.clip
+    tan = _ops.tan
+    sinh = _ops.sinh
+    cosh = _ops.cosh
+    asinh = _ops.asinh
+    acosh = _ops.acosh
+    atanh = _ops.atanh
+    erf = _ops.erf
+    log2 = _ops.log2
+    log10 = _ops.log10
+    exp2 = _ops.exp2
+    log1p = _ops.log1p
+    expm1 = _ops.expm1
+    rsqrt = _ops.rsqrt
+    reciprocal = _ops.reciprocal
+    lerp = _ops.lerp
+    atan2 = _ops.atan2
+    asin = _ops.asin
+    acos = _ops.acos
+    atan = _ops.atan
+    logit = _ops.logit
+    hypot = _ops.hypot
+    logaddexp = _ops.logaddexp
+    logaddexp2 = _ops.logaddexp2
+    xlogy = _ops.xlogy
+    floor = _ops.floor
+    ceil = _ops.ceil
+    trunc = _ops.trunc
+    round = _ops.round
+    fmod = _ops.fmod
+    remainder = _ops.remainder
+    clone = _ops.clone
+    isnan = _ops.isnan
+    isinf = _ops.isinf
+    isfinite = _ops.isfinite
+    logical_not = _ops.logical_not
+    eq = _ops.eq
+    ne = _ops.ne
+    lt = _ops.lt
+    le = _ops.le
+    gt = _ops.gt
+    ge = _ops.ge
+    gather = _ops.gather
+    scatter_add = _ops.scatter_add
+    masked_fill = _ops.masked_fill
+    matmul = _ops.matmul
+    bmm = _ops.bmm
+    mm = _ops.mm
+    mv = _ops.mv
+    addmm = _ops.addmm
+    baddbmm = _ops.baddbmm
+    dot = _ops.dot
+    outer = _ops.outer
+    argmax = _ops.argmax
+    argmin = _ops.argmin
+    argsort = _ops.argsort
+    topk = _ops.topk
+    sort = _ops.sort
+    max = _ops.max
+    min = _ops.min
+    amax = _ops.amax
+    amin = _ops.amin
+    median = _ops.median
+    quantile = _ops.quantile
+    index_select = _ops.index_select
+    masked_select = _ops.masked_select
+    take_along_dim = _ops.take_along_dim
+    narrow = _ops.narrow
+    scatter = _ops.scatter
+    index_add = _ops.index_add
+    movedim = _ops.movedim
+    moveaxis = _ops.moveaxis
+    repeat_interleave = _ops.repeat_interleave
+    unflatten = _ops.unflatten
+    diag_embed = _ops.diag_embed
+    diagonal = _ops.diagonal
+    diag = _ops.diag
+    kron = _ops.kron
+    cross = _ops.cross
+    sum = _ops.sum
+    mean = _ops.mean
+    logsumexp = _ops.logsumexp
+    softmax = _ops.softmax
+    log_softmax = _ops.log_softmax
+    var = _ops.var
+    std = _ops.std
+    prod = _ops.prod
+    norm = _ops.norm
+    cumsum = _ops.cumsum
+    all = _ops.all
+    any = _ops.any
+    cumprod = _ops.cumprod
+    logcumsumexp = _ops.logcumsumexp
+    nansum = _ops.nansum
+    nanmean = _ops.nanmean
+    var_mean = _ops.var_mean
+    std_mean = _ops.std_mean
+    diff = _ops.diff
+    broadcast_to = _ops.broadcast_to
+    reshape = _ops.reshape
+    transpose = _ops.transpose
+    permute = _ops.permute
+    swapaxes = _ops.swapaxes
+    squeeze = _ops.squeeze
+    unsqueeze = _ops.unsqueeze
+    expand_dims = _ops.expand_dims
+    flatten = _ops.flatten
+    flip = _ops.flip
+    roll = _ops.roll
+    repeat = _ops.repeat
+    tile = _ops.tile
+    tril = _ops.tril
+    triu = _ops.triu
+    split = _ops.split
+    chunk = _ops.chunk
+    unbind = _ops.unbind
+    lgamma = _ops.lgamma
+    digamma = _ops.digamma
+    erfinv = _ops.erfinv
 
 
 class Size(int):

@@ -1,6 +1,6 @@
 """The type stubs ``autograd/ops/__init__.pyi`` and ``autograd/tensor.pyi``: every op's function
-and Function class, and every Tensor method (the ops' included), with its signature and the first
-line of its docstring, where an editor, a type checker and a reader find them.
+and Function class, with its signature and the first sentence of its docstring, and every Tensor
+method (an op's naming its function), where an editor, a type checker and a reader find them.
 
 The ops attach their functions and methods when ``autograd.ops`` is imported (see ``exposed.py``),
 which no static tool sees; the stubs say the same thing statically. Write them again after adding
@@ -61,7 +61,9 @@ def _function(name, fn, indent=""):
 
 
 def _member(name, value):
-    """One member of a class body, indented."""
+    """One member of a class body, indented: an op's method names its function in the ops' stub."""
+    if name in PUBLIC and PUBLIC[name] is value:
+        return f"    {name} = _ops.{name}\n"
     if isinstance(value, property):
         text = f"    @property\n{_function(name, value.fget, '    ')}"
         if value.fset is not None:
@@ -88,7 +90,7 @@ def _class(cls):
 
 def tensor_stub():
     """The stub of ``autograd/tensor.py``: its classes and functions, Tensor's op methods too."""
-    parts = [HEADER, "from typing import Any\n"]
+    parts = [HEADER, "from typing import Any\n\nfrom . import ops as _ops\n"]
     for name, value in vars(tensor).items():
         if getattr(value, "__module__", None) != tensor.__name__:
             continue

@@ -122,7 +122,7 @@ def test_the_type_stubs_list_every_op_and_tensor_method_as_the_engine_makes_them
     stale = [str(path) for path, text in stubs.current().items()
              if not path.exists() or path.read_text(encoding="utf-8") != text]
     assert not stale, f"{stale} out of date: write them with python -m autograd.ops.stubs"
-    assert "    def exp(a):\n" in stubs.tensor_stub()
+    assert "    exp = _ops.exp\n" in stubs.tensor_stub()
     assert "\ndef exp(a):\n" in stubs.ops_stub() and "import Exp as Exp\n" in stubs.ops_stub()
 
 
