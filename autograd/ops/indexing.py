@@ -87,7 +87,16 @@ class ScatterAdd(Op):
 def scatter_add(x, axis, index, src):
     """``x.scatter_add(1, index, src)``: x with out[i][index[i][j]] += src[i][j] (for axis 1),
     as torch.scatter_add. The index is a tensor of whole numbers."""
+    same_dtype_as_self("scatter_add", x, src)
     return ScatterAdd.apply(x, src, axis=axis, index=index)
+
+
+def same_dtype_as_self(name, x, src):
+    """PyTorch's rule for scatter, scatter_add and index_add: a src tensor has x's dtype (NumPy
+    would cast it into x silently, or promote)."""
+    if isinstance(x, Tensor) and isinstance(src, Tensor) and src.dtype != x.dtype:
+        raise RuntimeError(f"{name}: expected src to have the dtype of self, got {src.dtype} for "
+                           f"{x.dtype}, as PyTorch refuses too; cast it with src.to({x.dtype})")
 
 
 def _index_array(index, name):

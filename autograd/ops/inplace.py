@@ -20,7 +20,7 @@ from ..grad_mode import _grad_enabled
 from ..tensor import Tensor, _raw
 from . import array_or_tensor
 from .array_or_tensor import Op
-from .indexing import _index_array, _places
+from .indexing import _index_array, _places, same_dtype_as_self
 from .shape import Index
 
 
@@ -290,6 +290,7 @@ def random_fill(tensor, name, draw):
 def index_add(tensor, dim, index, source, alpha):
     """``tensor.index_add_(dim, index, source, alpha)``: source's slices added at ``index``
     along ``dim`` (IndexAdd, which adds repeats up), recorded as an addition."""
+    same_dtype_as_self("index_add_", tensor, source)
     index = _index_array(index, "index_add_")
     if index.ndim > 1:
         raise IndexError(f"index_add_: the index must be a vector (0-d or 1-d), got shape "
@@ -306,6 +307,7 @@ def scatter(tensor, dim, index, src, reduce):
     written, added or multiplied at the places ``index`` names along ``dim``."""
     if reduce not in (None, "add", "multiply"):
         raise ValueError(f"scatter_: reduce must be None, 'add' or 'multiply', got {reduce!r}")
+    same_dtype_as_self("scatter_", tensor, src)
     key = _places(tensor.shape, dim, index, "scatter_")
     index = _index_array(index, "scatter_")
     used = tuple(slice(0, n) for n in index.shape)

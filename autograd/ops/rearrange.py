@@ -40,12 +40,24 @@ def _along(x, dim, key):
 @exposed("index_select")
 def index_select(x, dim, index):
     """The slices of x at ``index`` (0-D or 1-D integers) along ``dim``; a repeated index gets
-    the sum of its slices' gradients."""
+    the sum of its slices' gradients. As in PyTorch, indices run from 0 (no negative ones), and
+    a 0-d x (one slice) takes one index, 0."""
     x, index = _t(x), _indices(index, "index_select")
     if index.ndim > 1:
         raise IndexError(f"index_select: index should be 0-D or 1-D, got shape {index.shape}; "
                          "flatten it, or use take_along_dim / gather for one index per element")
-    return _along(x, _dim(x, dim, "index_select"), index.reshape(-1))
+    dim = _dim(x, dim, "index_select")
+    n = x.shape[dim] if x.ndim else 1
+    if index.size and not 0 <= index.min() <= index.max() < n:
+        raise IndexError(f"index_select: index out of range in self: the indices of a dimension "
+                         f"of size {n} run from 0 to {n - 1} (PyTorch's index_select takes no "
+                         f"negative ones), got {index.tolist()}")
+    if not x.ndim:
+        if index.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                               f"{index.size} value(s)")
+        return x.clone()
+    return _along(x, dim, index.reshape(-1))
 
 
 @exposed("masked_select")
