@@ -569,16 +569,16 @@ def run_step(ops, step, operands, torch_side):
 
 
 @st.composite
-def programs(draw, ops, min_ops=2, max_ops=8):
+def programs(draw, ops, min_ops=2, max_ops=8, names=None):
     """A random program of ``min_ops`` to ``max_ops`` steps (plus the steps ``positive``
-    inserts)."""
+    inserts) of the ops ``names`` (default: all of ``ops``)."""
     dtypes = draw(st.sampled_from([(np.float32,), (np.float64,), (np.float32, np.float64)]))
     b = Builder(ops, draw, dtypes)
     b.new_input()
     refused = None
     for _ in range(draw(st.integers(min_ops, max_ops))):
         x = b.pick(fresh=0.1)
-        name = draw(st.sampled_from(sorted(ops)))
+        name = draw(st.sampled_from(sorted(names or ops)))
         before = len(b.nodes)
         try:
             drawn = ops[name][2](b, x)
@@ -954,3 +954,395 @@ def quantile_args(b, x):
     if b.draw(st.booleans()):
         return [x], (q,), {}
     return [x], (q,), {"dim": _dim(b, len(b.shape(x))), "keepdim": b.draw(st.booleans())}
+
+
+# -- drawers of the ops added next (integer arguments travel as Python lists; the table's
+#    lambdas turn them into each engine's index tensors) --
+
+
+def polygamma_order(b, x):
+    return [b.positive(x)], (b.draw(st.integers(0, 2)),), {}
+
+
+def tensor_bounds(b, x):
+    """clamp(x, low, high) with tensor bounds broadcasting with x (either may be None)."""
+    shape = b.shape(x)
+    low, high = (b.pick(lambda s: _broadcasts(shape, s), shape=broadcastable_shape(b, shape))
+                 if b.draw(st.integers(0, 3)) else None for _ in range(2))
+    if low is None and high is None:
+        low = b.pick(lambda s: _broadcasts(shape, s), shape=broadcastable_shape(b, shape))
+    return [x], (), {"min": low, "max": high}
+
+
+def integer_input(b, shape, low, high):
+    """A new leaf of integer values in [low, high] (exponents of pow)."""
+    n = math.prod(shape)
+    values = b.draw(st.lists(st.integers(low, high), min_size=n, max_size=n))
+    array = np.array(values, dtype=b.draw(st.sampled_from(b.dtypes))).reshape(shape)
+    node = Input(array, "plain")
+    return b._add(node, node.torch().detach())
+
+
+def integer_exponent(b, x):
+    """x ** n with x of any sign (negative bases, zeros) and n integer: a number or a tensor."""
+    if b.draw(st.booleans()):
+        return [x], (b.draw(st.sampled_from([2, 3, -1, -2, 2.0, 3.0, -1.0, 0, 4])),), {}
+    return [x, integer_input(b, broadcastable_shape(b, b.shape(x)), -2, 3)], (), {}
+
+
+def three_broadcasting(b, x):
+    """lerp(x, end, weight): end a tensor, weight a number or a tensor, broadcasting with x."""
+    shape = b.shape(x)
+    end = b.pick(lambda s: _broadcasts(shape, s), shape=broadcastable_shape(b, shape))
+    if b.draw(st.booleans()):
+        return [x, end], (b.draw(st.sampled_from([0.0, 0.25, 1.0, 1.5, -0.5])),), {}
+    weight = b.pick(lambda s: _broadcasts(shape, s), shape=broadcastable_shape(b, shape))
+    return [x, end, weight], (), {}
+
+
+def bmm_operand(b, x):
+    shape = b.shape(x)
+    if len(shape) != 3:
+        return None
+    want = (shape[0], shape[2], b.draw(st.integers(1, 3)))
+    return [x, b.pick(lambda s: len(s) == 3 and s[:2] == want[:2], shape=want)], (), {}
+
+
+def same_vector(b, x):
+    """dot: a second 1-D operand of x's length."""
+    shape = b.shape(x)
+    if len(shape) != 1:
+        return None
+    return [x, b.pick(lambda s: s == shape, shape=shape)], (), {}
+
+
+def any_vector(b, x):
+    """outer: a second 1-D operand of any length."""
+    if len(b.shape(x)) != 1:
+        return None
+    return [x, b.pick(lambda s: len(s) == 1, shape=(b.draw(st.integers(1, 3)),))], (), {}
+
+
+def addmm_operands(b, x):
+    """addmm(input, x, mat2): x (n, m), mat2 (m, k), input broadcasting to (n, k)."""
+    shape = b.shape(x)
+    if len(shape) != 2:
+        return None
+    n, m = shape
+    mat2 = b.pick(lambda s: len(s) == 2 and s[0] == m, shape=(m, b.draw(st.integers(1, 3))))
+    k = b.shape(mat2)[1]
+    base = b.pick(lambda s: len(s) <= 2 and _broadcasts(s, (n, k)),
+                  shape=broadcastable_shape(b, (n, k)))
+    return [base, x, mat2], (), {"beta": b.draw(st.sampled_from([1.0, 0.5, 0.0])),
+                                 "alpha": b.draw(st.sampled_from([1.0, -2.0]))}
+
+
+EINSUM = {  # x's ndim -> equations with x first (and a second operand's shape from x's)
+    1: [("i->", None), ("i,i->", lambda s: s), ("i,j->ij", lambda s: (2,)),
+        ("i,ij->j", lambda s: (s[0], 2))],
+    2: [("ij->ji", None), ("ij->", None), ("ij,jk->ik", lambda s: (s[1], 2)),
+        ("ij,ij->i", lambda s: s), ("ii->i", None), ("ij,j->i", lambda s: (s[1],))],
+    3: [("bij,bjk->bik", lambda s: (s[0], s[2], 2)), ("ijk->kj", None),
+        ("ijk,ik->j", lambda s: (s[0], s[2]))],
+}
+
+
+def einsum_args(b, x):
+    shape = b.shape(x)
+    if len(shape) not in EINSUM:
+        return None
+    equation, other = b.draw(st.sampled_from(EINSUM[len(shape)]))
+    if other is None:
+        return [x], (), {"equation": equation}
+    want = other(shape)
+    return [x, b.pick(lambda s: s == want, shape=want)], (), {"equation": equation}
+
+
+def cdist_operand(b, x):
+    shape = b.shape(x)
+    if len(shape) != 2:
+        return None
+    other = b.pick(lambda s: len(s) == 2 and s[1] == shape[1],
+                   shape=(b.draw(st.integers(1, 3)), shape[1]))
+    return [x, other], (), {"p": b.draw(st.sampled_from([2.0, 1.0, math.inf, 3.0]))}
+
+
+def _index_shape(b, shape, dim):
+    """gather's index shape: at most x's size on every axis but ``dim`` (any on dim)."""
+    return tuple(b.draw(st.integers(1, 3)) if d == dim else b.draw(st.integers(1, n))
+                 for d, n in enumerate(shape))
+
+
+def _indices(b, shape, n):
+    count = math.prod(shape)
+    return np.array(b.draw(st.lists(st.integers(0, n - 1), min_size=count, max_size=count)),
+                    dtype=np.int64).reshape(shape).tolist()
+
+
+def gather_args(b, x):
+    shape = b.shape(x)
+    if not shape:
+        return [x], (0, 0), {}
+    dim = b.draw(st.integers(0, len(shape) - 1))
+    index = _indices(b, _index_shape(b, shape, dim), shape[dim])
+    return [x], (b.draw(st.sampled_from([dim, dim - len(shape)])), index), {}
+
+
+def scatter_args(b, x):
+    """scatter(x, dim, index, src): index has no repeats along dim (which of two writes to one
+    place wins is not defined), src a node of index's shape."""
+    shape = b.shape(x)
+    if not shape:
+        return None
+    dim = b.draw(st.integers(0, len(shape) - 1))
+    index_shape = _index_shape(b, shape, dim)
+    length = min(index_shape[dim], shape[dim])
+    index_shape = index_shape[:dim] + (length,) + index_shape[dim + 1:]
+    rows = [b.draw(st.permutations(range(shape[dim])))[:length]
+            for _ in range(math.prod(index_shape) // length)]
+    index = np.moveaxis(np.array(rows, dtype=np.int64).reshape(
+        index_shape[:dim] + index_shape[dim + 1:] + (length,)), -1, dim).tolist()
+    src = b.pick(lambda s: s == index_shape, shape=index_shape)
+    return [x, src], (dim, index), {}
+
+
+def scatter_add_args(b, x):
+    """scatter_add: repeated indices add up."""
+    shape = b.shape(x)
+    if not shape:
+        return None
+    dim = b.draw(st.integers(0, len(shape) - 1))
+    index_shape = _index_shape(b, shape, dim)
+    src = b.pick(lambda s: s == index_shape, shape=index_shape)
+    return [x, src], (dim, _indices(b, index_shape, shape[dim])), {}
+
+
+def index_select_args(b, x):
+    shape = b.shape(x) or (1,)
+    dim = _dim(b, len(b.shape(x)))
+    return [x], (dim, _indices(b, (b.draw(st.integers(1, 4)),), shape[dim])), {}
+
+
+def index_add_args(b, x):
+    shape = b.shape(x)
+    if not shape:
+        return None
+    dim = _dim(b, len(shape))
+    index = _indices(b, (b.draw(st.integers(1, 4)),), shape[dim])
+    want = shape[:dim % len(shape)] + (len(index),) + shape[dim % len(shape) + 1:]
+    source = b.pick(lambda s: s == want, shape=want)
+    return [x, source], (dim, index), {"alpha": b.draw(st.sampled_from([1, 2.0, -0.5]))}
+
+
+def mask_and_value(b, x):
+    """masked_fill(x, m > 0, value): the mask from a leaf broadcasting to x's shape."""
+    shape = b.shape(x)
+    mask = b.new_input(tuple(n if b.draw(st.booleans()) else 1 for n in shape)[
+        b.draw(st.integers(0, len(shape))):])
+    return [x, mask], (b.draw(st.sampled_from(SCALARS + [math.inf])),), {}
+
+
+def mask_operand(b, x):
+    """masked_select(x, m > 0): the mask from a leaf broadcasting with x."""
+    return [x, b.new_input(broadcastable_shape(b, b.shape(x)))], (), {}
+
+
+def topk_args(b, x):
+    shape = b.shape(x)
+    dim = _dim(b, len(shape))
+    n = shape[dim] if shape else 1
+    return [x], (b.draw(st.integers(1, n)),), {"dim": dim, "largest": b.draw(st.booleans())}
+
+
+def median_args(b, x):
+    if b.draw(st.booleans()):
+        return [x], (), {}
+    return reduce_one_dim(b, x)
+
+
+def tile_sizes(b, x):
+    return [x], (tuple(b.draw(st.lists(st.integers(1, 2), max_size=MAX_NDIM))),), {}
+
+
+def repeat_sizes(b, x):
+    """Tensor.repeat needs at least x.ndim sizes (PyTorch refuses fewer)."""
+    ndim = len(b.shape(x))
+    return [x], (tuple(b.draw(st.lists(st.integers(1, 2), min_size=max(ndim - 1, 0),
+                                       max_size=min(ndim + 1, MAX_NDIM)))),), {}
+
+
+def unflatten_args(b, x):
+    shape = b.shape(x)
+    if not shape:
+        return None
+    dim = _dim(b, len(shape))
+    return [x], (dim, _factor(b, shape[dim])), {}
+
+
+def piece_args(b, x):
+    """chunk/split: how many or how long, the dim, and which piece."""
+    ndim = len(b.shape(x))
+    return [x], (b.draw(st.integers(1, 3)), _dim(b, ndim), b.draw(st.integers(-1, 2))), {}
+
+
+def unbind_args(b, x):
+    ndim = len(b.shape(x))
+    return [x], (_dim(b, ndim), b.draw(st.integers(-1, 2))), {}
+
+
+def same_shapes(b, x):
+    """hstack and friends: one or two more operands of x's shape (or x itself)."""
+    shape = b.shape(x)
+    return [x, *[x if b.draw(st.booleans()) else b.pick(lambda s: s == shape, shape=shape)
+                 for _ in range(b.draw(st.integers(1, 2)))]], (), {}
+
+
+def diag_embed_args(b, x):
+    if len(b.shape(x)) >= MAX_NDIM - 1 or not b.shape(x):
+        return None
+    return [x], (), {"offset": b.draw(st.integers(-1, 1))}
+
+
+def pad_args(b, x):
+    ndim = len(b.shape(x))
+    mode = b.draw(st.sampled_from(["constant", "constant", "reflect", "replicate", "circular"]))
+    count = b.draw(st.integers(1, max(min(ndim, 3), 1)))
+    pads = tuple(b.draw(st.integers(-1 if mode == "constant" else 0, 2))
+                 for _ in range(2 * count))
+    kwargs = {"mode": mode}
+    if mode == "constant":
+        kwargs["value"] = b.draw(st.sampled_from([0.0, 1.5]))
+    return [x], (pads,), kwargs
+
+
+def conv_args(b, x, spatial):
+    """conv1d/conv2d: x (N, C, *size) or unbatched (C, *size), a new weight, maybe a bias."""
+    shape = b.shape(x)
+    if len(shape) not in (spatial + 1, spatial + 2):
+        return None
+    channels = shape[-spatial - 1]
+    groups = b.draw(st.sampled_from([1, channels])) if channels > 1 else 1
+    out = groups * b.draw(st.integers(1, 2))
+    kernel = tuple(b.draw(st.integers(1, 2)) for _ in range(spatial))
+    weight = b.pick(lambda s: s == (out, channels // groups, *kernel),
+                    shape=(out, channels // groups, *kernel))
+    operands = [x, weight]
+    if b.draw(st.booleans()):
+        operands.append(b.pick(lambda s: s == (out,), shape=(out,)))
+    return operands, (), {"stride": b.draw(st.integers(1, 2)),
+                          "padding": b.draw(st.integers(0, 1)),
+                          "dilation": b.draw(st.integers(1, 2)), "groups": groups}
+
+
+def conv1d_args(b, x):
+    return conv_args(b, x, 1)
+
+
+def conv2d_args(b, x):
+    return conv_args(b, x, 2)
+
+
+def pool_args(b, x):
+    """avg_pool2d/max_pool2d on (N, C, H, W) or (C, H, W)."""
+    if len(b.shape(x)) not in (3, 4):
+        return None
+    kernel = b.draw(st.sampled_from([1, 2, (1, 2), (2, 1)]))
+    return [x], (kernel,), {"stride": b.draw(st.sampled_from([None, 1, 2])),
+                            "padding": b.draw(st.sampled_from([0, 0, 1])),
+                            "ceil_mode": b.draw(st.booleans())}
+
+
+def adaptive_size(b, x):
+    if len(b.shape(x)) not in (3, 4):
+        return None
+    return [x], (b.draw(st.sampled_from([1, 2, (1, 2), (3, 1)])),), {}
+
+
+def target_like(b, x):
+    """A loss's target: a node of x's shape (rarely one that only broadcasts), a reduction."""
+    shape = b.shape(x)
+    target = b.pick(lambda s: s == shape, shape=shape)
+    return [x, target], (), {"reduction": b.draw(st.sampled_from(["mean", "sum", "none"]))}
+
+
+def beta_target(b, x):
+    operands, args, kwargs = target_like(b, x)
+    return operands, args, {**kwargs, "beta": b.draw(st.sampled_from([1.0, 0.5, 2.0]))}
+
+
+def delta_target(b, x):
+    operands, args, kwargs = target_like(b, x)
+    return operands, args, {**kwargs, "delta": b.draw(st.sampled_from([1.0, 0.5, 2.0]))}
+
+
+def kl_target(b, x):
+    operands, args, kwargs = target_like(b, x)
+    log_target = b.draw(st.booleans())
+    if not log_target:
+        operands[1] = b.positive(operands[1])
+    reduction = b.draw(st.sampled_from(["batchmean", "sum", "none", "mean"]))
+    return operands, args, {**kwargs, "reduction": reduction, "log_target": log_target}
+
+
+def class_targets(b, x):
+    """cross_entropy/nll_loss: x (N, C) or (C,), class indices (N,) or (), a reduction."""
+    shape = b.shape(x)
+    if len(shape) not in (1, 2):
+        return None
+    classes = shape[-1]
+    target = _indices(b, shape[:-1], classes)
+    return [x], (target,), {"reduction": b.draw(st.sampled_from(["mean", "sum", "none"]))}
+
+
+def smoothed_class_targets(b, x):
+    drawn = class_targets(b, x)
+    if drawn is None:
+        return None
+    operands, args, kwargs = drawn
+    return operands, args, {**kwargs, "label_smoothing": b.draw(st.sampled_from([0.0, 0.1]))}
+
+
+def layer_norm_args(b, x):
+    shape = b.shape(x)
+    if not shape:
+        return None
+    normalized = shape[len(shape) - b.draw(st.integers(1, len(shape))):]
+    operands = [x]
+    if b.draw(st.booleans()):
+        operands += [b.pick(lambda s: s == normalized, shape=normalized) for _ in range(2)]
+    return operands, (normalized,), {}
+
+
+def normalize_args(b, x):
+    return [x], (), {"p": b.draw(st.sampled_from([2.0, 1.0, 3.0])),
+                     "dim": _dim(b, len(b.shape(x)))}
+
+
+def cosine_args(b, x):
+    shape = b.shape(x)
+    other = b.pick(lambda s: _broadcasts(shape, s), shape=broadcastable_shape(b, shape))
+    ndim = max(len(shape), len(b.shape(other)))
+    return [x, other], (), {"dim": _dim(b, ndim)}
+
+
+def glu_dim(b, x):
+    shape = b.shape(x)
+    even = [d for d, n in enumerate(shape) if n % 2 == 0]
+    if not even:
+        return None
+    return [x], (), {"dim": b.draw(st.sampled_from(even))}
+
+
+def shrink_lambda(b, x):
+    return [x], (), {"lambd": b.draw(st.sampled_from([0.5, 1.0, 0.0]))}
+
+
+def threshold_args(b, x):
+    return [x], (b.draw(st.sampled_from(GRID)), b.draw(st.sampled_from(SCALARS))), {}
+
+
+def prelu_weight(b, x):
+    """prelu's weight: one slope, or one per channel (axis 1)."""
+    shape = b.shape(x)
+    want = (shape[1],) if len(shape) >= 2 and b.draw(st.booleans()) else (1,)
+    return [x, b.pick(lambda s: s == want, shape=want)], (), {}

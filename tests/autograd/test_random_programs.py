@@ -28,7 +28,8 @@ with the environment variable RANDOM_PROGRAMS, e.g.
     RANDOM_PROGRAMS=5000 .venv/bin/python -m pytest tests/autograd/test_random_programs.py -q
 
 and other programs than the suite's with RANDOM_PROGRAMS_SEED=N (any integer; a failure is
-reproduced by the same N and count).
+reproduced by the same N and count). RANDOM_PROGRAMS_OPS=gather,scatter draws only those ops
+(the ``abs`` and ``+ 0.5`` steps still come in).
 
 A failure prints the shrunk program (``v0 = tensor(...)``, ``v3 = sigmoid(v2)``, ...) and the
 two engines' numbers. The targeted tests below it pin the findings the random test made (each
@@ -475,11 +476,11 @@ PYTORCH_INCONSISTENCIES = {
         "-37 in float64) its derivative is exactly 0, though expm1'(x) = e^x > 0; ours uses e^x, "
         "so an infinite incoming gradient gives inf here and NaN (inf * 0) in PyTorch"),
     "pow at base 0, second order": (
-        {"pow", "rpow_scalar"}, r"second derivative .*\n  PyTorch's .*nan",
+        {"pow", "rpow_scalar", "pow_int"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's first derivative of 0 ** b with respect to b is 0 by masking (b >= 0), but "
         "its second derivative differentiates the masked formula out * log(0) and gives NaN"),
     "pow's forward mode: a zero tangent times an infinite slope": (
-        {"pow", "rpow_scalar"}, r"forward-mode JVP: ours .*inf.*\n  PyTorch's .*nan",
+        {"pow", "rpow_scalar", "pow_int"}, r"forward-mode JVP: ours .*inf.*\n  PyTorch's .*nan",
         "PyTorch's forward mode of a ** b multiplies each operand's tangent by its partial, so a "
         "computed zero tangent (abs'(0) * t) meets the infinite slope of 0 ** -40 and gives NaN, "
         "while a constant base (no tangent) gives the finite answer; ours drops every zero "
@@ -514,6 +515,29 @@ PYTORCH_INCONSISTENCIES = {
         "torch.kron(a, b) of a transposed view a of shape (1, 2, 3) (base (3, 2, 1)) and b of "
         "shape (2,) raises 'view size is not compatible with input tensor's size and stride'; "
         "the same values contiguous give shape (1, 2, 6), as np.kron and ours do"),
+    "atan2 at the origin, second order": (
+        {"atan2"}, r"second derivative .*\n  PyTorch's .*nan",
+        "atan2(0, 0)'s first derivatives are 0 in both engines by convention (atan2 is not "
+        "continuous there); PyTorch's second derivative differentiates its masked formula "
+        "x / (x² + y²) and gives NaN (0 · inf where the mask drops 1 / 0), ours differentiates "
+        "the constant 0. There is no finite answer (∂²/∂x∂y near the origin along the x axis is "
+        "-1/x²); the two only differ at exactly (0, 0)"),
+    "cumprod's float32 second derivative divides by a denormal": (
+        {"cumprod"}, r"^second derivative .*\n  PyTorch's .*inf", "float32",
+        "cumprod(softplus([0, -100])) in float32 (softplus(-100) = 3.8e-44, a denormal): "
+        "PyTorch's second derivative along w = [0.5, -1.2] with upstream [0.3, 0.7] is [0.0375, "
+        "inf], its float64 one [0.0375, -1.5e-44]; ours is [0.0375, 1.4e-45] (within float32's "
+        "tolerance of the float64 answer)"),
+    "PyTorch has no forward mode for some ops": (
+        None, r"^forward mode: PyTorch refuses \(NotImplementedError: Trying to use forward AD",
+        "torch.cdist (and other ops) raise NotImplementedError under forward-mode AD; ours "
+        "composes the op of differentiable steps, each with its JVP"),
+    "PyTorch's cdist masks an infinite gradient at equal rows": (
+        {"cdist"}, r"gradient.*: ours .*nan.*\n  PyTorch's",
+        "cdist(x1, x2) where a row of x1 equals a row of x2 (distance 0) with an infinite "
+        "upstream gradient: PyTorch's cdist gives 0 there, its own "
+        "vector_norm(x1[:, None] - x2[None], dim=-1) on the same rows gives NaN (inf · 0); ours "
+        "is that norm, so NaN"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "
