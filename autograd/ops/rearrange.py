@@ -9,7 +9,7 @@ import numpy as np
 from ..tensor import Tensor
 from .aliases import cat
 from .exposed import exposed
-from .linalg import einsum, same_dtype
+from .linalg import same_dtype
 from .shape import stack
 
 
@@ -228,15 +228,17 @@ def _diagonal_places(n, offset):
 @exposed("diag_embed")
 def diag_embed(x, offset=0, dim1=-2, dim2=-1):
     """Square matrices whose ``offset`` diagonal is x's last axis, the two new axes at ``dim1``
-    and ``dim2``."""
+    and ``dim2``. Each place picks an element of x or an appended 0, so the gradient is picked
+    back (an infinite one stays infinite, not inf · 0)."""
     x = _t(x)
     n = x.shape[-1] if x.ndim else 1
     size = n + abs(offset)
     rows, cols = _diagonal_places(n, offset)
-    placer = np.zeros((n, size, size), x.dtype)
-    placer[np.arange(n), rows, cols] = 1
-    out = einsum("...i,ijk->...jk", x.reshape(*x.shape[:-1], n), Tensor(placer))
-    return movedim(out, (-2, -1), (dim1, dim2))
+    source = np.full((size, size), n)
+    source[rows, cols] = np.arange(n)
+    x = x.reshape(*x.shape[:-1], n)
+    padded = cat([x, Tensor(np.zeros((*x.shape[:-1], 1), x.dtype))], -1)
+    return movedim(_along(padded, padded.ndim - 1, source), (-2, -1), (dim1, dim2))
 
 
 @exposed("diagonal")

@@ -395,6 +395,10 @@ def repeat(x, *sizes):
     """PyTorch's Tensor.repeat: x tiled ``sizes`` times along each axis, ``x.repeat(2, 1)`` —
     like np.tile, not np.repeat (that is repeat_interleave). Give at least one size per axis;
     extra sizes add leading axes."""
+    if not sizes:
+        raise TypeError("repeat() missing 1 required positional arguments: \"repeats\" (as "
+                        "PyTorch says): give one size per dimension, e.g. x.repeat(2, 1); "
+                        "x.repeat(()) for a 0-d x")
     sizes = shape_arg(sizes)
     ndim = np.ndim(getattr(x, "data", x))
     if len(sizes) < ndim:

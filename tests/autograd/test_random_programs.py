@@ -449,7 +449,7 @@ PYTORCH_INCONSISTENCIES = {
         "PyTorch differentiates some ops' backward only once (hardsigmoid_backward, ...), "
         "though the first derivative is differentiable where PyTorch's own formula is"),
     "var of one element in all": (
-        {"var", "std"}, r"second derivative .*: ours is \[?nan\]?, PyTorch's is None",
+        {"var", "std", "var_mean", "std_mean"}, r"second derivative .*: ours is \[?nan\]?, PyTorch's is None",
         "PyTorch's gradient of var/std over all of a one-element tensor (0-d, or shape (1,) with "
         "no dim) with correction 1 is a NaN cut off from the graph (no second derivative), "
         "while with dim=0 on the same tensor it stays in the graph (NaN second derivative, as "
@@ -538,6 +538,21 @@ PYTORCH_INCONSISTENCIES = {
         "upstream gradient: PyTorch's cdist gives 0 there, its own "
         "vector_norm(x1[:, None] - x2[None], dim=-1) on the same rows gives NaN (inf · 0); ours "
         "is that norm, so NaN"),
+    "PyTorch's softmax-based losses meet inf - inf": (
+        {"cross_entropy"}, r"gradient.*: ours .*inf.*\n  PyTorch's .*nan",
+        "cross_entropy([0, 0], target 0) with an infinite upstream gradient: the gradient is "
+        "inf · (softmax - one_hot) = [-inf, inf] (ours); PyTorch's log_softmax backward computes "
+        "grad - softmax · sum(grad) = -inf + inf = NaN for the target's logit, [nan, inf]"),
+    "PyTorch does not differentiate some losses by their target": (
+        None, r"^forward: PyTorch refuses \(RuntimeError: The function '\w+' is not "
+        r"differentiable with respect to argument 'target'",
+        "soft_margin_loss(x, y) is log(1 + exp(-y·x)), smooth in y too, but PyTorch refuses a "
+        "target that requires grad; ours differentiates it"),
+    "PyTorch's huber_loss refuses mixed dtypes only in backward": (
+        {"huber_loss"}, r"^forward: this engine refuses \(TypeError: huber_loss: Found dtype",
+        "F.huber_loss(float32 input, float64 target) gives a float32 value, then its backward "
+        "raises 'Found dtype Double but expected Float' (mse_loss promotes to float64 and "
+        "differentiates); ours refuses at the call, with the same words and the fix"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "
@@ -796,3 +811,22 @@ def test_scatter_and_index_add_refuse_a_source_of_another_dtype_as_torch(call):
         call(torch, torch.tensor(x), torch.tensor(index), torch.tensor(src))
     with pytest.raises(RuntimeError, match="expected src to have the dtype of self"):
         call(ag, ag.tensor(x, dtype=np.float32), index, ag.tensor(src))  # float32 [1, 0, 1] before
+
+
+def test_diag_embed_sends_an_infinite_gradient_back_without_nan():
+    x, tx = both([0.0, 2.0])
+    y, ty = ag.diag_embed(x, offset=1), torch.diag_embed(tx, offset=1)
+    upstream = np.zeros((3, 3))
+    upstream[0, 1], upstream[1, 2], upstream[2, 0] = np.inf, 2.0, np.inf
+    y.backward(ag.tensor(upstream))
+    ty.backward(torch.tensor(upstream))
+    close(x.grad, tx.grad)  # [inf, 2]; ours was [nan, nan]: inf · 0 off the diagonal
+
+
+def test_repeat_without_sizes_is_refused_as_in_pytorch():
+    x, tx = both(2.0)
+    with pytest.raises(TypeError, match="missing 1 required positional argument"):
+        tx.repeat()
+    with pytest.raises(TypeError, match="missing 1 required positional argument"):
+        x.repeat()  # gave x
+    close(x.repeat(()), tx.repeat(()))
