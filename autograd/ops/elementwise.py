@@ -451,7 +451,7 @@ def _erfc_beyond_small(y):
 def _error_function(a, complement):
     """erf(a), or erfc(a) with ``complement``, elementwise in a's floating dtype (float64 for
     integers), by Cody's approximations: in float64 within a few ulps everywhere
-    (tests/autograd/test_activations.py holds the bound, against mpmath), into erfc's
+    (tests/autograd/ops/test_elementwise.py holds the bound, against mpmath), into erfc's
     subnormal tail, and vectorised: about twice as fast as mapping ``math.erfc`` over
     100,000 elements. float32 and float16 are computed in float32, twice as fast again and
     within a few float32 ulps (the test's bound)."""

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import autograd as ag
+from tests.autograd.helpers import torch
+from tests.autograd.vs_torch import both, same
 
 
 class Square(ag.Function):
@@ -855,3 +857,38 @@ def test_training_a_small_model_keeps_memory_flat():
     assert last_loss < first_loss
     assert current_2000 - current_200 < 16_000
     assert peak_2000 - peak_200 < 16_000
+
+
+@pytest.mark.torch
+def test_backward_of_several_roots_walks_a_shared_graph_once(rng):
+    """Two losses on one hidden layer: one call, no retain_graph, the gradients summed, as
+    torch.autograd.backward gives them."""
+    data = rng.standard_normal((3, 2))
+    (w, tw) = both(rng.standard_normal((2, 2)))
+    h, th = ag.tanh(ag.tensor(data) @ w), torch.tanh(torch.tensor(data) @ tw)
+    roots = [(h * h).sum(), h.sum(axis=0)]
+    troots = [(th * th).sum(), th.sum(dim=0)]
+    upstream = rng.standard_normal(2)
+    ag.backward(roots, [None, ag.tensor(upstream)])
+    torch.autograd.backward(troots, [None, torch.tensor(upstream)])
+    same(w.grad, tw.grad)
+
+
+@pytest.mark.torch
+def test_backward_of_one_root_and_with_create_graph():
+    (x, tx) = both([0.5, -1.0])
+    ag.backward((x ** 3).sum(), create_graph=True)
+    torch.autograd.backward((tx ** 3).sum(), create_graph=True)
+    same(x.grad, tx.grad)
+    assert x.grad.requires_grad and tx.grad.requires_grad
+
+
+@pytest.mark.torch
+def test_backward_names_the_root_that_does_not_require_grad_and_counts_gradients():
+    x = ag.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="element 1 of tensors does not require grad"):
+        ag.backward([x.sum(), ag.tensor(2.0)])
+    with pytest.raises(ValueError, match="backward got 1 tensors but 2 grad_tensors"):
+        ag.backward([x.sum()], [None, None])
+    with pytest.raises(RuntimeError, match="needs a gradient argument for an output of shape"):
+        ag.backward([x * 2, x.sum()])

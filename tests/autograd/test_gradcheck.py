@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import autograd as ag
+from tests.autograd.helpers import check_gradients, check_second_order
 
 
 class WrongSquare(ag.Function):
@@ -173,3 +174,40 @@ def test_gradcheck_fails_a_backward_that_ignores_an_input_the_output_uses():
     y = random((2,), seed=2, name="y")
     with pytest.raises(ag.GradcheckError, match=r"input 0 \('x'\)"):
         ag.gradcheck(Forgetful.apply, [x, y])
+
+
+class TransposedGradient(ag.Function):
+    """x @ w with a deliberately wrong gradient for x (w where w.T belongs)."""
+
+    def forward(self, x, w):
+        self.save_for_backward(x, w)
+        return x @ w
+
+    def backward(self, grad_output):
+        x, w = self.saved_tensors
+        return grad_output @ w.reshape(w.shape[::-1]), x.T @ grad_output
+
+
+class FrozenBackward(ag.Function):
+    """exp(x) whose backward uses a constant, so it has no second derivative."""
+
+    def forward(self, x):
+        self.save_for_backward(x)
+        return np.exp(x)
+
+    def backward(self, grad_output):
+        (x,) = self.saved_tensors
+        return grad_output * ag.tensor(np.exp(x.data))
+
+
+def test_the_gradient_checker_catches_a_wrong_gradient(rng):
+    x, w = rng.standard_normal((2, 3)), rng.standard_normal((3, 3))
+    with pytest.raises(AssertionError, match="gradient of input 0"):
+        check_gradients(TransposedGradient.apply, x, w, rng=rng)
+
+
+def test_the_second_order_checker_catches_a_backward_that_is_not_differentiable(rng):
+    x = rng.standard_normal(3)
+    check_gradients(FrozenBackward.apply, x, rng=rng)
+    with pytest.raises(AssertionError):
+        check_second_order(FrozenBackward.apply, x, rng=rng)

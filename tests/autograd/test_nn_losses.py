@@ -8,6 +8,7 @@ import pytest
 import autograd as ag
 from autograd import nn
 from autograd.nn import functional as F
+from tests.autograd.vs_torch import both, close
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -257,3 +258,98 @@ def test_the_margin_and_likelihood_losses_refuse_what_torch_refuses(call):
         call(torch, torch.nn.functional)
     with pytest.raises((ValueError, IndexError)):
         call(ag, F)
+
+
+def check_loss(ours_fn, theirs_fn, inputs, targets, **kwargs):
+    """Value and gradient (for a random upstream gradient when unreduced) in both engines."""
+    ours_in, theirs_in = both(inputs)
+    ours = ours_fn(ours_in, targets[0], **kwargs)
+    theirs = theirs_fn(theirs_in, targets[1], **kwargs)
+    close(ours, theirs)
+    upstream = np.random.default_rng(9).standard_normal(ours.shape)
+    ours.backward(upstream)
+    theirs.backward(torch.tensor(upstream))
+    close(ours_in.grad, theirs_in.grad)
+
+
+REDUCTIONS = ["mean", "sum", "none"]
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+def test_cross_entropy_with_class_indices(reduction, smoothing, rng):
+    labels = np.array([0, 3, 1, 1, 2])
+    check_loss(F.cross_entropy, TF.cross_entropy, rng.standard_normal((5, 4)) * 3,
+               (labels, torch.tensor(labels)), reduction=reduction, label_smoothing=smoothing)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+def test_cross_entropy_with_probability_targets(reduction, smoothing, rng):
+    probs = rng.dirichlet(np.ones(4), size=5)
+    check_loss(F.cross_entropy, TF.cross_entropy, rng.standard_normal((5, 4)),
+               (probs, torch.tensor(probs)), reduction=reduction, label_smoothing=smoothing)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_cross_entropy_on_one_unbatched_row(reduction, rng):
+    check_loss(F.cross_entropy, TF.cross_entropy, rng.standard_normal(4),
+               (np.array(2), torch.tensor(2)), reduction=reduction, label_smoothing=0.3)
+    probs = rng.dirichlet(np.ones(4))
+    check_loss(F.cross_entropy, TF.cross_entropy, rng.standard_normal(4),
+               (probs, torch.tensor(probs)), reduction=reduction)
+
+
+def test_cross_entropy_gives_the_gradient_of_a_probability_target_like_pytorch(rng):
+    (z, tz), (p, tp) = both(rng.standard_normal((3, 4))), both(rng.dirichlet(np.ones(4), 3))
+    F.cross_entropy(z, p, label_smoothing=0.1).backward()
+    TF.cross_entropy(tz, tp, label_smoothing=0.1).backward()
+    close(p.grad, tp.grad)
+    close(z.grad, tz.grad)
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.2])
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_cross_entropy_second_derivatives_match_pytorch(reduction, smoothing, rng):
+    labels = np.array([2, 0, 1])
+    (z, tz) = both(rng.standard_normal((3, 4)))
+    (g,) = ag.grad(F.cross_entropy(z, labels, reduction=reduction,
+                                   label_smoothing=smoothing).sum(), [z], create_graph=True)
+    (tg,) = torch.autograd.grad(TF.cross_entropy(tz, torch.tensor(labels), reduction=reduction,
+                                                 label_smoothing=smoothing).sum(), [tz],
+                                create_graph=True)
+    close(g, tg)
+    (g**2).sum().backward()
+    (tg**2).sum().backward()
+    close(z.grad, tz.grad)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_mse_loss(reduction, rng):
+    target = rng.standard_normal((3, 2))
+    check_loss(F.mse_loss, TF.mse_loss, rng.standard_normal((3, 2)),
+               (target, torch.tensor(target)), reduction=reduction)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_binary_cross_entropy(reduction, rng):
+    target = np.array([1.0, 0.0, 1.0, 0.3, 0.0, 1.0])
+    probs = np.array([0.2, 0.7, 0.999, 0.5, 0.0, 1.0])  # the last two hit the -100 clamp
+    check_loss(F.binary_cross_entropy, TF.binary_cross_entropy, probs,
+               (target, torch.tensor(target)), reduction=reduction)
+
+
+def test_binary_cross_entropy_gives_the_targets_gradient_like_pytorch(rng):
+    (p, tp), (t, tt) = both(rng.uniform(0.05, 0.95, 5)), both(rng.uniform(0.0, 1.0, 5))
+    F.binary_cross_entropy(p, t).backward()
+    TF.binary_cross_entropy(tp, tt).backward()
+    close(t.grad, tt.grad)
+    close(p.grad, tp.grad)
+
+
+@pytest.mark.parametrize("loss", ["mse_loss", "cross_entropy", "binary_cross_entropy"])
+def test_every_loss_refuses_an_unknown_reduction(loss):
+    x = ag.tensor([[0.2, 0.8]])
+    target = np.array([1]) if loss == "cross_entropy" else np.array([[0.0, 1.0]])
+    with pytest.raises(ValueError, match="'mean', 'sum' or 'none'"):
+        getattr(F, loss)(x, target, reduction="average")

@@ -7,6 +7,8 @@ import pytest
 
 import autograd
 import autograd as ag
+from tests.autograd.helpers import torch
+from tests.autograd.vs_torch import both, same
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -249,3 +251,42 @@ def test_transpose_property_reverses_all_axes():
     data = np.arange(24.0).reshape(2, 3, 4)
     assert ag.tensor(data).T.shape == (4, 3, 2)
     np.testing.assert_array_equal(ag.tensor(data).T.data, data.T)
+
+
+@pytest.mark.torch
+def test_a_one_element_tensor_converts_to_a_python_number_as_in_torch():
+    x, tx = both([2.5])
+    assert float(x) == float(tx) == 2.5
+    assert int(x) == int(tx) == 2
+    assert [10, 20, 30][ag.tensor(1, dtype=np.int64)] == 20
+    with pytest.raises(ValueError, match="exactly one element"):
+        float(ag.tensor([1.0, 2.0]))
+
+
+@pytest.mark.torch
+def test_numel_and_dim_count_like_pytorch():
+    for shape in [(), (3,), (2, 0, 4)]:
+        x, tx = ag.zeros(shape), torch.zeros(shape)
+        assert (x.numel(), x.dim()) == (tx.numel(), tx.dim())
+
+
+@pytest.mark.torch
+def test_detach_in_place_makes_a_leaf_that_does_not_require_grad():
+    x, tx = both([1.0, 2.0])
+    y, ty = x * 3, tx * 3
+    assert y.detach_() is y and ty.detach_() is ty
+    assert (y.requires_grad, y.grad_fn, y.is_leaf) == (ty.requires_grad, None, ty.is_leaf)
+    z = y * x
+    z.sum().backward()
+    same(x.grad, [3.0, 6.0])
+
+
+@pytest.mark.torch
+def test_the_seed_methods_stay_untracked():
+    """numpygrad's astype, fill, nonzero, all and any keep their seed behaviour: constants, never
+    recorded. (Its sort and round follow PyTorch instead: sort's values carry the gradient, and
+    round is recorded with derivative 0.)"""
+    x = ag.tensor([[0.4, -1.6], [2.5, 0.0]], requires_grad=True)
+    results = [x.sort().indices, x.astype(np.float32), x.fill(2.0), *x.nonzero(), x.all(),
+               x.any()]
+    assert not any(r.requires_grad or r.grad_fn is not None for r in results)

@@ -89,3 +89,14 @@ def test_where_with_only_a_condition_gives_int64_indices_per_axis():
 def test_where_with_x_but_no_y_says_what_it_takes():
     with pytest.raises(TypeError, match=r"condition alone .* or the condition and both x and y"):
         ag.where(ag.tensor([True]), ag.tensor([1.0]))
+
+
+def test_every_public_function_and_tensor_method_says_what_it_does():
+    """help(ag.exp) and help(x.exp) show a docstring for every op a student can call."""
+    from autograd.ops import PUBLIC
+
+    functions = [name for name, fn in PUBLIC.items() if not (fn.__doc__ or "").strip()]
+    methods = [name for name in dir(ag.Tensor) if not name.startswith("_")
+               and callable(getattr(ag.Tensor, name))
+               and not (getattr(ag.Tensor, name).__doc__ or "").strip()]
+    assert not functions and not methods, (functions, methods)

@@ -555,3 +555,24 @@ def test_a_graph_with_an_in_place_op_can_be_traced_and_drawn():
     y.add_(1)
     names = [type(node.grad_fn).__name__ for node in ag.trace(y.sum())[0] if node.grad_fn]
     assert names.count("Add") == 1 and names.count("Mul") == 1
+
+
+def test_fill_works_in_place_and_returns_the_tensor():
+    t = ag.zeros(2, 3)
+    data = t.data
+    out = t.fill_(4.5)
+    assert out is t
+    assert t.data is data
+    np.testing.assert_array_equal(t.data, np.full((2, 3), 4.5))
+    assert t.grad_fn is None and t.requires_grad is False
+
+
+def test_fill_is_numpygrads_new_untracked_tensor_and_fill__changes_in_place():
+    x = ag.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x.fill(7.0)
+    assert y is not x and y.grad_fn is None and not y.requires_grad
+    np.testing.assert_array_equal(y.data, np.full((2, 2), 7.0))
+    np.testing.assert_array_equal(x.data, [[1.0, 2.0], [3.0, 4.0]])
+    with ag.no_grad():
+        assert x.fill_(0.0) is x
+    np.testing.assert_array_equal(x.data, np.zeros((2, 2)))
