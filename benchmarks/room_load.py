@@ -23,7 +23,9 @@ redraws on its `st.fragment` timer. Figures, per run:
 - lost answers: answers a student saw accepted (its mark came back) that the database does not
   hold at the end; errors: exceptions and error messages on any page, dropped connections (other
   than the kill), students who did not reach every step or whose answers were never accepted;
-- the server's CPU seconds per student over the class, from /proc, and its peak memory.
+- the server's CPU seconds per student over the class, from /proc, and its peak memory; and
+  per Next, the server's CPU from the click until every student showed the step, per student
+  (the median over the four Nexts): what one student's redraw costs the server.
 
 `--kill-server-at S` kills the server with SIGKILL S seconds after the teacher's first Next and
 starts it again on the same port (one process only). Every page reconnects as a browser does (a
@@ -61,6 +63,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -124,21 +127,26 @@ def answer_sheet(links: list[str]) -> dict[int, dict[str, tuple[str, str]]]:
 
 class Tab(load.Session):
     """A tab that also reads what the page writes (headings, text, alerts, metrics, code), each
-    with the time it arrived; `page` keeps the last whole run's, `texts` the last run's."""
+    with the time it arrived and the fragment that wrote it; `page` keeps what the page shows
+    (the last whole run's, with each fragment's part as its last run drew it), `texts` the last
+    run's."""
 
     def __init__(self, url: str, outcome: load.Outcome) -> None:
         super().__init__(url, outcome)
-        self.texts: list[tuple[float, str]] = []
-        self.page: list[tuple[float, str]] = []
-        self.ids: list[str] = []  # widget ids of the last whole run
-        self.run_ids: list[str] = []
-        self.follower: tuple[str, str, dict] | None = None  # (id, fragment id, data)
+        self.texts: list[tuple[float, str, str]] = []  # (arrived, text, fragment id)
+        self.page: list[tuple[float, str, str]] = []
+        self.ids: list[tuple[str, str]] = []  # (widget id, fragment id) the page shows
+        self.run_ids: list[tuple[str, str]] = []
+        self.follower: tuple[str, str, list] | None = None  # (id, fragment id, data)
         self.beat: Beat | None = None  # the follower's script's wait on the beat address
 
-    async def rerun(self, page=None, widgets=None, fragment=None) -> list[tuple[float, str]]:
+    async def rerun(self, page=None, widgets=None, fragment=None) -> list[tuple[float, str, str]]:
         self.texts, self.run_ids = [], []
         await super().rerun(page, widgets, fragment)
-        if any(text == "Live class" for _, text in self.texts):  # the whole page ran
+        if fragment is not None:  # what the browser does: the fragment's part drawn anew
+            self.page = [t for t in self.page if t[2] != fragment] + self.texts
+            self.ids = [i for i in self.ids if i[1] != fragment] + self.run_ids
+        elif any(text == "Live class" for _, text, _ in self.texts):  # the whole page ran
             self.page, self.ids = self.texts, self.run_ids
         return self.texts
 
@@ -151,17 +159,15 @@ class Tab(load.Session):
         now = time.perf_counter()
         proto = getattr(element, kind, None)
         if getattr(proto, "id", ""):
-            self.run_ids.append(proto.id)
+            self.run_ids.append((proto.id, delta.fragment_id))
         if kind == "bidi_component" and proto.component_name.endswith("class_follower"):
             self.follower = (proto.id, delta.fragment_id, json.loads(proto.json))
-        if kind in ("heading", "markdown"):
-            self.texts.append((now, proto.body))
-        elif kind == "metric":
-            self.texts.append((now, f"{proto.label}: {proto.body}"))
-        elif kind == "code":
-            self.texts.append((now, proto.code_text))
-        elif kind == "alert":
-            self.texts.append((now, proto.body))
+        text = (proto.body if kind in ("heading", "markdown", "alert")
+                else f"{proto.label}: {proto.body}" if kind == "metric"
+                else proto.code_text if kind == "code" else None)
+        if text is not None:
+            self.texts.append((now, text, delta.fragment_id))
+        if kind == "alert":
             mark = "(you sent" in proto.body
             if proto.format == proto.ERROR and not mark or proto.format == proto.WARNING:
                 self.outcome.errors.append(proto.body[:200])
@@ -169,7 +175,7 @@ class Tab(load.Session):
 
     def find(self, pattern: re.Pattern | str, texts=None) -> tuple[float, re.Match] | None:
         """The first text of the last whole run (or of ``texts``) matching ``pattern``."""
-        for at, text in self.page if texts is None else texts:
+        for at, text, _ in self.page if texts is None else texts:
             found = re.search(pattern, text)
             if found:
                 return at, found
@@ -177,7 +183,11 @@ class Tab(load.Session):
 
     def widget_id(self, key: str) -> str | None:
         """The id of the last whole run's widget whose key is ``key``."""
-        return next((i for i in self.ids if i.endswith("-" + key)), None)
+        return next((i for i, _ in self.ids if i.endswith("-" + key)), None)
+
+    def fragment_of(self, widget: str) -> str | None:
+        """The fragment the page shows ``widget`` in (a press of it reruns that fragment)."""
+        return next((f or None for i, f in self.ids if i == widget), None)
 
 
 # --- the class -------------------------------------------------------------------------------
@@ -225,6 +235,10 @@ class Lesson:
     pupils: list[Pupil] = field(default_factory=list)
     teacher_outcome: load.Outcome = field(default_factory=load.Outcome)
     teacher_back: float | None = None
+    server_cpu: Callable[[], float] = lambda: 0.0  # the server's CPU seconds so far
+    redraw_cpu: list[float] = field(default_factory=list)
+    """Per Next: the server's CPU seconds from the click until every student showed the step,
+    per student (not measured across a kill)."""
 
 
 async def _reconnect(tab: Tab, lesson_: Lesson, query: str) -> None:
@@ -274,7 +288,7 @@ async def pupil(lesson_: Lesson, me: Pupil, start_at: float) -> None:
 
 
 def _said(tab: Tab) -> str:
-    return " | ".join(text[:80] for _, text in tab.page[-4:])
+    return " | ".join(text[:80] for _, text, _ in tab.page[-4:])
 
 
 async def _follow(lesson_: Lesson, me: Pupil, tab: Tab) -> None:
@@ -311,16 +325,16 @@ class Beat:
     request to the beat address, which answers when the room's version differs from the one the
     page drew; where the server has none, a wait of the page's own pace instead."""
 
-    def __init__(self, base: str, data: dict) -> None:
-        self.version = data["version"]
+    def __init__(self, base: str, data: list) -> None:
+        self.version = data[1]
         self.task = asyncio.ensure_future(self._ask(base, data))
 
-    async def _ask(self, base: str, data: dict) -> bool:
+    async def _ask(self, base: str, data: list) -> bool:
         """True once the version moved; False when the server has no beat address (after
         waiting the page's pace)."""
         parts = urllib.parse.urlsplit(base)
         reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-        path = f"{data['url']}&seen={self.version}"
+        path = f"{data[0]}&seen={self.version}"
         try:
             while True:
                 writer.write(f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\n\r\n".encode())
@@ -328,7 +342,7 @@ class Beat:
                 length = re.search(r"(?i)content-length:\s*(\d+)", head)
                 body = await reader.readexactly(int(length.group(1)) if length else 0)
                 if "application/json" not in head.lower():
-                    await asyncio.sleep(data["fallback_ms"] / 1000)
+                    await asyncio.sleep(data[2] / 1000)
                     return False
                 if json.loads(body).get("version") != self.version:
                     return True
@@ -346,7 +360,7 @@ async def _follower(tab: Tab, within: float) -> bool:
     if tab.follower is None:
         raise RuntimeError("the Live class page has no follower")
     widget, fragment, data = tab.follower
-    if tab.beat is None or tab.beat.version != data["version"]:
+    if tab.beat is None or tab.beat.version != data[1]:
         if tab.beat is not None:
             tab.beat.cancel()
         tab.beat = Beat(tab.base, data)
@@ -390,7 +404,7 @@ async def _send(lesson_: Lesson, me: Pupil, tab: Tab, step: int) -> None:
     server's acknowledgement."""
     wrong = me.number % 3 == 0
     typed = {node: pair[1 if wrong else 0] for node, pair in lesson_.sheet[step].items()}
-    form = next((re.search(r"w_class_answers_(\d+)-Send$", i) for i in tab.ids
+    form = next((re.search(r"w_class_answers_(\d+)-Send$", i) for i, _ in tab.ids
                  if i.endswith("-Send")), None)
     if form is None:
         raise RuntimeError(f"step {step} has no Send button")
@@ -403,8 +417,8 @@ async def _send(lesson_: Lesson, me: Pupil, tab: Tab, step: int) -> None:
         states.append(load._text(widget, text))
     submit = tab.widget_id(f"FormSubmitter:w_class_answers_{step_id}-Send")
     sent = time.perf_counter()
-    await tab.rerun(widgets=[*states, load._trigger(submit)])
-    marks = [t for _, t in tab.page if "(you sent" in t]
+    await tab.rerun(widgets=[*states, load._trigger(submit)], fragment=tab.fragment_of(submit))
+    marks = [t for _, t, _ in tab.page if "(you sent" in t]
     if len(marks) == len(typed):
         me.sent[step], me.accepted[step] = sent, time.perf_counter()
         for node, text in typed.items():
@@ -431,9 +445,12 @@ async def teacher(lesson_: Lesson, join_s: float) -> None:
         await teach.until(lambda: teach.joined >= lesson_.students, join_s + 30)
         for step in range(2, len(lesson_.links) + 1):
             lesson_.clicks[step] = time.perf_counter()
+            cpu = lesson_.server_cpu()
             await teach.click("w_class_next")
             lesson_.started.set()
             await teach.until(lambda s=step: all(s in p.seen for p in lesson_.pupils), 60)
+            if lesson_.restarted is None and not lesson_.down:
+                lesson_.redraw_cpu.append((lesson_.server_cpu() - cpu) / lesson_.students)
             if step in lesson_.sheet:
                 await teach.until(lambda s=step: teach.answered.get(s, 0) >= lesson_.students, 60)
                 lesson_.reveals[step] = time.perf_counter()
@@ -526,9 +543,10 @@ class Killer:
 
 
 async def run_lesson(url: str, students: int, join_s: float, think: float,
-                     killer: Killer | None, kill_at: float | None) -> Lesson:
+                     killer: Killer | None, kill_at: float | None,
+                     server_cpu: Callable[[], float]) -> Lesson:
     links = lesson_links()
-    lesson_ = Lesson(url, links, answer_sheet(links), students, think)
+    lesson_ = Lesson(url, links, answer_sheet(links), students, think, server_cpu=server_cpu)
     lesson_.pupils = [Pupil(i + 1) for i in range(students)]
     start = time.perf_counter()
     tasks = [asyncio.create_task(teacher(lesson_, join_s))]
@@ -622,7 +640,9 @@ def one_run(args, database_url: str | None) -> dict:
         wall = time.perf_counter()
         lesson_ = asyncio.run(asyncio.wait_for(
             run_lesson(server.url, args.students, args.join, args.think, killer,
-                       args.kill_server_at), timeout=args.max_seconds))
+                       args.kill_server_at,
+                       lambda: (killer.server if killer else server).cpu_seconds()),
+            timeout=args.max_seconds))
         wall = time.perf_counter() - wall
         running = killer.server if killer else server
         cpu = running.cpu_seconds() + (killer.cpu_before if killer else 0.0) - cpu_before
@@ -634,6 +654,8 @@ def one_run(args, database_url: str | None) -> dict:
                      if (database_url or not args.url) and lesson_.code else None),
             "accepted": sum(len(p.acked) for p in lesson_.pupils),
             "cpu_per_student": cpu / args.students,
+            "redraw_ms": 1000 * statistics.median(lesson_.redraw_cpu) if lesson_.redraw_cpu
+            else float("nan"),
             "peak_mib": running.peak_mib(),
             "client_cpu": (client.ru_utime + client.ru_stime
                            - client_before.ru_utime - client_before.ru_stime),
@@ -683,6 +705,7 @@ def report(args, runs: list[dict]) -> dict:
         ["lost answers", "-" if None in lost else _spread(lost, 0)],
         ["errors", _spread([len(r["errors"]) for r in runs], 0)],
         ["server CPU s per student", _spread([r["cpu_per_student"] for r in runs])],
+        ["server CPU ms per student per Next", _spread([r["redraw_ms"] for r in runs], 1)],
         ["server peak memory MiB", _spread([r["peak_mib"] for r in runs], 0)],
         ["load client CPU s", _spread([r["client_cpu"] for r in runs], 1)],
         ["wall s", _spread([r["wall"] for r in runs], 1)],
@@ -708,6 +731,7 @@ def report(args, runs: list[dict]) -> dict:
         "answers_accepted": sum(r["accepted"] for r in runs),
         "errors": sum(len(r["errors"]) for r in runs),
         "server_cpu_s_per_student": round(max(r["cpu_per_student"] for r in runs), 3),
+        "server_cpu_ms_per_student_per_next": round(max(r["redraw_ms"] for r in runs), 1),
         "back_in_room_s": (None if args.kill_server_at is None
                            else round(max(r["back"] for r in runs), 3)),
         "runs": [{"p95": {n: (round(load._p95(r["figures"][n]), 3) if r["figures"][n]

@@ -1,11 +1,11 @@
 """The Live class page for a student (follow the teacher's step, answer its hidden numbers) and
 for a visitor (join a class, or open one as its teacher).
 
-Following is a fragment holding a script of ours that waits on the beat address
-(`classroom_beat`) and reruns the fragment when the teacher has moved: it then loads the new step
-into this session's graph and reruns the whole page, which draws it (one run of the page per
-step). Without the beat address (AppTest, or navigation.py started alone) the script reruns the
-fragment once a second, which asks the database itself.
+The step a student follows is a fragment holding a script of ours that waits on the beat
+address (`classroom_beat`) and reruns the fragment when the teacher has moved: the fragment
+reads the new view, loads its step into this session's graph and draws it, without running the
+page around it (one read and one fragment run per student per step). Without the beat address
+(AppTest, or navigation.py started alone) the script reruns the fragment once a second.
 """
 
 from __future__ import annotations
@@ -106,23 +106,43 @@ def _open() -> None:
 
 
 def render(me: StudentPass) -> None:
-    view = st.session_state.pop(cs.VIEW, None)  # read by the follower that reran the page
-    if view is None:
-        try:
-            view = cs.classroom().student_view(me.code, me.token)
-        except ClassroomError as err:
-            st.error(as_markdown(str(err)), icon=":material/error:")
-            st.button("Join another class", key=LEAVE, on_click=_leave)
-            return
+    st.caption(f"You are **{as_markdown(me.name)}** in class **{me.code}**. This screen "
+               "follows your teacher.")
+    st.session_state[cs.IN_PAGE_RUN] = True
+    _lesson(me)
+
+
+@st.fragment
+def _lesson(me: StudentPass) -> None:
+    """The followed step, a fragment: a script of ours (classroom_follow/) waits on the beat
+    address (`classroom_beat`) and, when the teacher has moved, reruns this fragment only, which
+    reads the student's view once, loads its step and draws it (the page's frame, navigation and
+    caption are not run again). A Send reruns it too. When the room has ended, the whole page
+    runs and says so."""
+    in_page = st.session_state.pop(cs.IN_PAGE_RUN, False)
+    try:
+        view = cs.classroom().student_view(me.code, me.token)
+    except ClassroomError as err:
+        if not in_page:
+            st.rerun()
+        st.error(as_markdown(str(err)), icon=":material/error:")
+        st.button("Join another class", key=LEAVE, on_click=_leave)
+        return
     st.session_state[cs.SEEN] = view.version
-    _follow(me)
-    try:  # on joining or coming back; later the follower loads each step itself
-        cs.follow_step(view)  # the address bar gets the graph at the next run of the frame
+    _FOLLOWER(key=FOLLOWER, data=[_beat_url(me), view.version,
+                                  int(cs.FOLLOW_SECONDS * 1000)])
+    try:
+        if cs.follow_step(view) and not in_page:
+            state.sync_url()  # the address bar is the step's share link, as a page run makes it
     except ClassroomError as err:
         st.error(as_markdown(str(err)), icon=":material/error:")
         return
-    st.caption(f"You are **{as_markdown(view.name)}** in class **{view.code}**. This screen "
-               "follows your teacher.")
+    _step(me, view)
+
+
+def _step(me: StudentPass, view: StudentView) -> None:
+    """The current step as this student sees it: its graph, Step through position, exercise or
+    Train link."""
     if view.step is None:
         st.info("Waiting for your teacher to start the lesson…", icon=":material/hourglass:")
         return
@@ -151,40 +171,6 @@ def _leave() -> None:
     for param in (cs.PASS_PARAM, cs.JOIN_PARAM):
         if param in st.query_params:
             del st.query_params[param]
-
-
-def _follow(me: StudentPass) -> None:
-    """The follower: a script of ours (classroom_follow/) waits on the beat address
-    (`classroom_beat`) and, when the teacher has moved, reruns this fragment, which reads the
-    new view, loads its step and reruns the page to draw it (one run of the page and two reads
-    per step). In the page's own run, which has just read the view, it asks nothing."""
-    @st.fragment
-    def follow() -> None:
-        if not st.session_state.pop(cs.IN_PAGE_RUN, False):
-            _look(me)
-        _FOLLOWER(key=FOLLOWER, data={"url": _beat_url(me),
-                                      "version": st.session_state.get(cs.SEEN),
-                                      "fallback_ms": int(cs.FOLLOW_SECONDS * 1000)})
-
-    st.session_state[cs.IN_PAGE_RUN] = True
-    follow()
-
-
-def _look(me: StudentPass) -> None:
-    """Whether the teacher moved (one indexed read); if so, the new step loaded and the page
-    rerun."""
-    try:
-        beat = cs.classroom().beat(me.code, me.token)
-    except ClassroomError:
-        st.rerun()  # the room ended: the whole page says so
-    if beat.version != st.session_state.get(cs.SEEN):
-        try:  # load the new step here, so that the frame puts it in the address bar
-            view = cs.classroom().student_view(me.code, me.token)
-            cs.follow_step(view)
-            st.session_state[cs.VIEW] = view
-        except ClassroomError:
-            pass  # the page's run says what went wrong
-        st.rerun()
 
 
 def _beat_url(me: StudentPass) -> str:
@@ -259,7 +245,6 @@ def _position(at: lesson.Position) -> None:
 
 def _send(me: StudentPass, step_id: int, nodes: tuple[str, ...]) -> None:
     """Send the boxes that are filled in, together (one write to the database)."""
-    st.session_state.pop(cs.VIEW, None)  # the page's run reads the view with these answers
     texts = {node: st.session_state.get(answer_key(step_id, node)) or "" for node in nodes}
     texts = {node: text for node, text in texts.items() if text.strip()}
     if not texts:

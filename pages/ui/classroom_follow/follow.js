@@ -5,24 +5,26 @@
 // with the same one (then it asks again). Where the app has no beat address (started from
 // streamlit_app.py, Streamlit answers with its own page), it asks the page every `fallback_ms`.
 //
-// data: {url: the beat's address with the room's code and the student's pass,
-//        version: the room's version this page drew, fallback_ms: the page's own pace}
+// data: [the beat's address with the room's code and the student's pass, the room's version this
+//        page drew, the page's own pace in ms] (a list, which Streamlit sends as it is: it looks
+//        through each value of a dict for a dataframe to send apart, on every run)
 
 const followers = new WeakMap(); // the component's root -> the follower running in it
 let noBeat = false; // this server has no beat address: ask the page at its pace
 let asked = 0;
 
 export default function follow({ data, parentElement, setTriggerValue }) {
+  const [url, version, fallbackMs] = data;
   const running = followers.get(parentElement);
-  if (running && running.url === data.url && running.version === data.version) {
+  if (running && running.url === url && running.version === version) {
     return undefined; // the same page drawn again: keep waiting
   }
   if (running) {
     running.controller.abort();
   }
-  const follower = { url: data.url, version: data.version, controller: new AbortController() };
+  const follower = { url, version, controller: new AbortController() };
   followers.set(parentElement, follower);
-  wait(follower, data.fallback_ms, () => {
+  wait(follower, fallbackMs, () => {
     asked += 1;
     setTriggerValue("moved", asked);
   });
