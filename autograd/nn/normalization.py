@@ -28,6 +28,11 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             f"layer_norm: normalized_shape {shape} must match the last {len(shape)} axes of the "
             f"input, whose shape is {input.shape}; pass normalized_shape={input.shape[-1:]} to "
             "normalise over the last axis")
+    for name, parameter in (("weight", weight), ("bias", bias)):
+        if isinstance(parameter, Tensor) and parameter.dtype != input.dtype:
+            raise TypeError(f"layer_norm: the {name} is {parameter.dtype} and the input "
+                            f"{input.dtype}; PyTorch refuses mixed dtypes too. Cast one: "
+                            f"{name}.to(input.dtype), or the model with .float() or .double()")
     _, centred, var = _moments(input, tuple(range(-len(shape), 0)))
     out = centred * (var + eps).rsqrt()
     if weight is not None:

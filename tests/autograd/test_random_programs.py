@@ -830,3 +830,16 @@ def test_repeat_without_sizes_is_refused_as_in_pytorch():
     with pytest.raises(TypeError, match="missing 1 required positional argument"):
         x.repeat()  # gave x
     close(x.repeat(()), tx.repeat(()))
+
+
+@pytest.mark.parametrize("weight_dtype, bias_dtype", [(np.float64, None), (np.float32, np.float64)])
+def test_layer_norm_refuses_parameters_of_another_dtype_as_torch(weight_dtype, bias_dtype):
+    x = np.zeros((2, 3), np.float32)
+    weight = np.ones(3, weight_dtype)
+    bias = None if bias_dtype is None else np.zeros(3, bias_dtype)
+    with pytest.raises(RuntimeError, match="dtype|scalar type"):
+        F.layer_norm(torch.tensor(x), (3,), torch.tensor(weight),
+                     None if bias is None else torch.tensor(bias))
+    with pytest.raises(TypeError, match="layer_norm: the (weight|bias) is float64"):
+        agF.layer_norm(ag.tensor(x, dtype=np.float32), (3,), ag.tensor(weight, dtype=weight_dtype),
+                       None if bias is None else ag.tensor(bias))  # float64 output before
