@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, case, delete, func, select, update
+from sqlalchemy import Engine, bindparam, case, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -124,9 +124,44 @@ class Summary:
     answers: dict[str, str]  # hidden number -> its answer (the teacher decides when to show it)
 
 
-def _step(row) -> Step:
-    return Step(row.id, row.position, row.page, row.query, row.title, row.answer_key is not None,
-                bool(row.revealed), bool(row.locked))
+def _student_view_statement():
+    """``Classroom.student_view``'s read, built once: the room, the student of a pass, the
+    current step (its columns named ``step_*``) and the lesson's length, in one statement."""
+    current = steps.alias("current")
+    count = (select(func.count()).where(steps.c.room_id == rooms.c.id)
+             .scalar_subquery().label("count"))
+    return (select(rooms.c.code, rooms.c.version, students.c.id.label("student"),
+                   students.c.number, students.c.nickname, count,
+                   *(c.label(f"step_{c.name}") for c in current.c))
+            .select_from(rooms.join(students, (students.c.room_id == rooms.c.id)
+                                    & (students.c.pass_hash == bindparam("digest")))
+                         .outerjoin(current, (current.c.id == rooms.c.current_step_id)
+                                    & (current.c.room_id == rooms.c.id)))
+            .where(rooms.c.code == bindparam("code"), rooms.c.expires_ms > bindparam("now")))
+
+
+_STUDENT_VIEW = _student_view_statement()
+_BEAT = (select(rooms.c.version, rooms.c.current_step_id, rooms.c.teacher_hash,
+                students.c.id.label("student"))
+         .select_from(rooms.outerjoin(students, (students.c.room_id == rooms.c.id)
+                                      & (students.c.pass_hash == bindparam("digest"))))
+         .where(rooms.c.code == bindparam("code"), rooms.c.expires_ms > bindparam("now")))
+"""``Classroom.beat``'s read: the room's version and whether the secret is a pass of it."""
+_VERSION = select(rooms.c.version).where(rooms.c.code == bindparam("code"),
+                                          rooms.c.expires_ms > bindparam("now"))
+_ANSWERS_OF = (select(answers.c.node, answers.c.text, answers.c.correct)
+               .where(answers.c.step_id == bindparam("step"),
+                      answers.c.student_id == bindparam("student")))
+"""A student's answers to a step (``student_view``)."""
+
+
+def _step(row, prefix: str = "") -> Step:
+    """The step of a row of the steps table (its columns named with ``prefix``)."""
+    def get(name: str):
+        return getattr(row, prefix + name)
+
+    return Step(get("id"), get("position"), get("page"), get("query"), get("title"),
+                get("answer_key") is not None, bool(get("revealed")), bool(get("locked")))
 
 
 class Classroom:
@@ -301,22 +336,27 @@ class Classroom:
         return None, number
 
     def student_view(self, code: object, token: object) -> StudentView:
+        """What this student may see now: one indexed read of the room, the student, the
+        current step and the lesson's length (and one of the student's answers on an exercise
+        step), as every student of a class asks it at once when the teacher moves."""
         with self.engine.begin() as conn:
-            room, student = self._student(conn, code, token)
-            count = conn.scalar(select(func.count()).where(steps.c.room_id == room.id))
-            row = conn.execute(select(steps).where(steps.c.id == room.current_step_id,
-                                                   steps.c.room_id == room.id)).first()
-            if row is None:
-                return StudentView(room.code, student.number, student.nickname, room.version,
-                                   count, None, {}, {}, {})
-            mine = {a.node: (a.text, bool(a.correct)) for a in conn.execute(
-                select(answers).where(answers.c.step_id == row.id,
-                                      answers.c.student_id == student.id))}
-        key = lesson.read_key(row.answer_key) if row.answer_key else None
+            found = conn.execute(_STUDENT_VIEW, {"code": codes.normalise_code(code),
+                                                 "digest": codes.digest(token),
+                                                 "now": self.now_ms()}).first()
+            if found is None:
+                self._student(conn, code, token)  # raises what is missing: room or student
+            mine = {} if found.step_answer_key is None else {
+                a.node: (a.text, bool(a.correct)) for a in conn.execute(
+                    _ANSWERS_OF, {"step": found.step_id, "student": found.student})}
+        if found.step_id is None:
+            return StudentView(found.code, found.number, found.nickname, found.version,
+                               found.count, None, {}, {}, {})
+        key = lesson.read_key(found.step_answer_key) if found.step_answer_key else None
         labels = {n: key.label(n) for n in key.nodes} if key else {}
-        revealed = {n: key.answer_text(n) for n in key.nodes} if key and row.revealed else {}
-        return StudentView(room.code, student.number, student.nickname, room.version, count,
-                           _step(row), labels, mine, revealed)
+        revealed = ({n: key.answer_text(n) for n in key.nodes} if key and found.step_revealed
+                    else {})
+        return StudentView(found.code, found.number, found.nickname, found.version,
+                           found.count, _step(found, "step_"), labels, mine, revealed)
 
     def submit_answer(self, code: object, token: object, step_id: object, node: object,
                       text: object) -> lesson.Graded:
@@ -490,15 +530,10 @@ class Classroom:
     def beat(self, code: object, secret: object) -> Beat:
         """The version a follower compares with the one it shows; needs the teacher key or a
         student pass of this room (a code alone tells nothing, so it cannot be probed)."""
-        code = codes.normalise_code(code)
-        digest = codes.digest(secret)
-        with self.engine.connect() as conn:  # one indexed read: a class polls it every second
-            row = conn.execute(
-                select(rooms.c.version, rooms.c.current_step_id, rooms.c.teacher_hash,
-                       students.c.id.label("student"))
-                .select_from(rooms.outerjoin(students, (students.c.room_id == rooms.c.id)
-                                             & (students.c.pass_hash == digest)))
-                .where(rooms.c.code == code, rooms.c.expires_ms > self.now_ms())).first()
+        code, digest = codes.normalise_code(code), codes.digest(secret)
+        with self.engine.connect() as conn:  # one indexed read: a class asks it at once
+            row = conn.execute(_BEAT, {"code": code, "digest": digest,
+                                       "now": self.now_ms()}).first()
         if row is None:
             raise NotFound(_NO_ROOM)
         if row.student is None and not codes.same_digest(row.teacher_hash, digest):
@@ -509,8 +544,8 @@ class Classroom:
         """The room's version, None once it has ended: for a server that has checked the
         caller's pass with ``beat`` and then waits for the teacher (one indexed read)."""
         with self.engine.connect() as conn:
-            return conn.scalar(select(rooms.c.version).where(
-                rooms.c.code == codes.normalise_code(code), rooms.c.expires_ms > self.now_ms()))
+            return conn.scalar(_VERSION, {"code": codes.normalise_code(code),
+                                          "now": self.now_ms()})
 
     def room_state(self, code: object, key: object) -> RoomState:
         with self.engine.begin() as conn:

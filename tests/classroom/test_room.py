@@ -8,7 +8,7 @@ import io
 
 import pytest
 from classroom_helpers import exercise_link, link, vector_exercise_link
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from playground import limits
 from playground.classroom import Closed, NotAllowed, NotFound, Refused, TooMany, codes
@@ -323,6 +323,37 @@ def test_the_rate_counters_hold_across_processes_sharing_the_database(db_url, cl
 
 
 # --- isolation ------------------------------------------------------------------------------------
+
+
+def test_a_students_view_is_one_read_and_one_more_for_their_answers(lesson, room):
+    """Every student of a class reads the view at the moment the teacher moves: the room, the
+    student, the step and the lesson's length come in one statement, the student's own answers
+    in a second one on an exercise step only."""
+    teacher, first, _, ada, _ = lesson
+    room.submit_answer(teacher.code, ada.token, first.id, "a", "4")
+    selects: list[str] = []
+
+    def count(_conn, _cursor, statement, *_):
+        if statement.lstrip().upper().startswith("SELECT"):
+            selects.append(statement)
+
+    event.listen(room.engine, "before_cursor_execute", count)
+    try:
+        view = room.student_view(teacher.code, ada.token)
+        assert len(selects) == 2
+        assert (view.count, view.step.id, view.mine) == (2, first.id, {"a": ("4", True)})
+        assert view.labels == {"a": "∂d/∂a", "b": "∂d/∂b", "c": "∂d/∂c"}
+        room.advance(teacher.code, teacher.key)
+        selects.clear()
+        view = room.student_view(teacher.code, ada.token)
+        assert len(selects) == 1
+        assert (view.step.position, view.mine, view.labels) == (1, {}, {})
+    finally:
+        event.remove(room.engine, "before_cursor_execute", count)
+    with pytest.raises(NotAllowed):
+        room.student_view(teacher.code, "not a pass")
+    with pytest.raises(NotFound):
+        room.student_view("ZZZZZZ", ada.token)
 
 
 def test_a_student_sees_only_their_own_answers_and_never_the_key(lesson, room):
