@@ -36,8 +36,11 @@ def tanhshrink(input):
 
 
 def softshrink(input, lambd=0.5):
-    """x moved towards 0 by ``lambd``, and 0 within ±lambd (NaN stays NaN)."""
-    return where((input >= -lambd) & (input <= lambd), input * 0.0, input - lambd * input.sign())
+    """x moved towards 0 by ``lambd``, and 0 within ±lambd (−0 for a negative x, as PyTorch's
+    x · 0; NaN stays NaN). The zero is a constant, so no gradient reaches x there, not even an
+    infinite one (inf · 0 would be NaN; PyTorch gives 0)."""
+    return where((input >= -lambd) & (input <= lambd), input.detach() * 0.0,
+                 input - lambd * input.sign())
 
 
 def hardshrink(input, lambd=0.5):

@@ -54,6 +54,15 @@ def test_activations_match_torch_at_their_kinks_too(name, settings):
     agree(name, [x], settings=settings)
 
 
+def test_softshrink_sends_no_gradient_into_its_dead_zone_even_an_infinite_one():
+    x, tx = ag.tensor([0.0, -0.3, 2.0], requires_grad=True), torch.tensor(
+        [0.0, -0.3, 2.0], dtype=torch.float64, requires_grad=True)
+    upstream = [np.inf, np.inf, 3.0]
+    F.softshrink(x).backward(ag.tensor(upstream))
+    TF.softshrink(tx).backward(torch.tensor(upstream, dtype=torch.float64))
+    np.testing.assert_array_equal(x.grad.data, tx.grad.numpy())  # [0, 0, 3]; ours was [nan, nan, 3]
+
+
 @pytest.mark.parametrize("name,arrays,settings", [
     ("cosine_similarity", lambda: [normal(4, 5), normal(4, 5)], {}),
     ("cosine_similarity", lambda: [normal(4, 5), normal(1, 5)], {"dim": 1}),
