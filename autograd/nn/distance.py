@@ -13,8 +13,11 @@ def _pair(x1, x2):
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """The cosine of the angle between x1 and x2 along ``dim`` (broadcast against each other):
-    each divided by its length (at least ``eps``), then their dot product."""
+    each divided by its length (at least ``eps``), then their dot product. As in PyTorch, the
+    two are broadcast first, so ``dim`` and the lengths are those of the broadcast shape."""
     x1, x2 = _pair(x1, x2)
+    shape = np.broadcast_shapes(x1.shape, x2.shape)
+    x1, x2 = x1.broadcast_to(shape), x2.broadcast_to(shape)
     lengths = [x.norm(2, dim, keepdims=True).clamp(min=eps) for x in (x1, x2)]
     return ((x1 / lengths[0]) * (x2 / lengths[1])).sum(dim)
 

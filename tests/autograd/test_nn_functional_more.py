@@ -85,6 +85,14 @@ def test_a_zero_vector_has_cosine_similarity_zero_and_a_finite_gradient():
     agree("cosine_similarity", [np.zeros((2, 3)), normal(2, 3)])
 
 
+
+@pytest.mark.parametrize("arrays,dim", [
+    (lambda: [np.array(1.0), np.zeros(2)], 0),  # the 0-d x1 has length √2 once broadcast, not 1
+    (lambda: [normal(1, 1, 3), normal(2, 3)], 2),  # dim 2 of the broadcast (1, 2, 3)
+])
+def test_cosine_similarity_broadcasts_its_operands_before_measuring_them(arrays, dim):
+    agree("cosine_similarity", arrays(), settings={"dim": dim})
+
 SIGNS = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
 
 
