@@ -255,6 +255,10 @@ class Prelu(Op):
     __slots__ = ("shape",)
 
     def forward(self, a, weight):
+        if weight.dtype != a.dtype:
+            raise TypeError(f"prelu: the input is {a.dtype} and the weight {weight.dtype}; "
+                            "PyTorch refuses to promote them too. Cast the weight with "
+                            "weight.to(input.dtype), or the model with .float() or .double()")
         if weight.ndim > 1:
             raise ValueError(f"prelu: the weight must hold 1 element or one per channel (a 1-D "
                              f"tensor), got shape {weight.shape}; flatten it")

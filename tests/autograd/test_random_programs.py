@@ -553,6 +553,12 @@ PYTORCH_INCONSISTENCIES = {
         "F.huber_loss(float32 input, float64 target) gives a float32 value, then its backward "
         "raises 'Found dtype Double but expected Float' (mse_loss promotes to float64 and "
         "differentiates); ours refuses at the call, with the same words and the fix"),
+    "PyTorch's prelu puts x = 0 on the left for the weight, on the right for its derivative": (
+        {"prelu"}, r"gradient.*: ours .*\n  PyTorch's .*nan",
+        "prelu's weight gradient sums grad · x over x <= 0 in PyTorch, so an infinite upstream "
+        "gradient at x = 0 gives NaN (prelu([0, -1, 2], [0.25]) with upstream [inf, 1, 1]: "
+        "[nan]); its second derivative counts x = 0 on the right (no term), as ours does for "
+        "both (weight gradient [-1]); only an infinite gradient at exactly 0 shows it"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "
@@ -843,3 +849,11 @@ def test_layer_norm_refuses_parameters_of_another_dtype_as_torch(weight_dtype, b
     with pytest.raises(TypeError, match="layer_norm: the (weight|bias) is float64"):
         agF.layer_norm(ag.tensor(x, dtype=np.float32), (3,), ag.tensor(weight, dtype=weight_dtype),
                        None if bias is None else ag.tensor(bias))  # float64 output before
+
+
+def test_prelu_refuses_a_weight_of_another_dtype_as_torch():
+    x, w = np.zeros(2, np.float32), np.array([0.25])
+    with pytest.raises(RuntimeError, match="Type promoting not supported"):
+        F.prelu(torch.tensor(x), torch.tensor(w))
+    with pytest.raises(TypeError, match="prelu: the input is float32 and the weight float64"):
+        ag.prelu(ag.tensor(x, dtype=np.float32), ag.tensor(w))  # ran in float64 before
