@@ -28,8 +28,9 @@ redraws on its `st.fragment` timer. Figures, per run:
   (the median over the four Nexts): what one student's redraw costs the server.
 
 `--kill-server-at S` kills the server with SIGKILL S seconds after the teacher's first Next and
-starts it again on the same port (one process only). Every page reconnects as a browser does (a
-try every half second); a student's address keeps their pass, so they are back in the room;
+starts it again on the same port (one process only). Every page reconnects as Streamlit's browser
+client does (`RECONNECT_FIRST_S`: a try at once, then after 0.1 s, twice as long each time up to
+4 s); a student's address keeps their pass, so they are back in the room;
 the teacher reopens the private teacher link, as a teacher would. It reports how long after the
 restart every student was back. A student whose Send got no mark sends again.
 
@@ -85,8 +86,11 @@ ROOT = HERE.parent
 APP = ROOT / "streamlit_app.py"
 """The app as the README starts it, with the Live class's beat address."""
 FIGURES = ("follow", "answer visible", "reveal seen", "join", "answer accepted")
-RECONNECT_S = 0.5
-"""How often a page tries its websocket again after the server went away."""
+RECONNECT_FIRST_S, RECONNECT_MAX_S = 0.1, 4.0
+"""How Streamlit's browser client looks for a server that went away (its `pingServer`, function
+`VD` of streamlit/static/static/js/index.DormvYxC.js in Streamlit 1.67, with `sD=4e3`): it asks
+the health address at once, then after 100 ms, then after twice as long each time, at most 4 s,
+less up to 30 % at random; once the server answers, it opens the websocket and runs the page."""
 STEP_HEADING = re.compile(r"Step (\d+) of (\d+)")
 IN_ROOM = re.compile(r"You are \*\*(.+?)\*\* in class")
 
@@ -231,6 +235,7 @@ class Lesson:
     frames: list[tuple[float, float, int, int]] = field(default_factory=list)
     """Projector frames: (asked, arrived, step, students answered)."""
     down: bool = False  # the server was killed and is not back yet
+    killed: float | None = None
     restarted: float | None = None
     pupils: list[Pupil] = field(default_factory=list)
     teacher_outcome: load.Outcome = field(default_factory=load.Outcome)
@@ -241,15 +246,39 @@ class Lesson:
     per student (not measured across a kill)."""
 
 
+async def _healthy(base: str) -> bool:
+    """Whether the server answers its health address (the browser waits up to 15 s for it)."""
+    parts = urllib.parse.urlsplit(base)
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(parts.hostname, parts.port), 15)
+    except (OSError, asyncio.TimeoutError):
+        return False
+    try:
+        writer.write(f"GET {parts.path}/_stcore/health HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                     "Connection: close\r\n\r\n".encode())
+        return b" 200 " in await asyncio.wait_for(reader.readline(), 15)
+    except (OSError, asyncio.TimeoutError):
+        return False
+    finally:
+        writer.close()
+
+
 async def _reconnect(tab: Tab, lesson_: Lesson, query: str) -> None:
-    """Connect again as a browser does after the server went away, until the page runs."""
+    """Connect again as a browser does after the server went away (`RECONNECT_FIRST_S`), until
+    the page runs."""
+    attempt = 0
     while True:
-        await asyncio.sleep(RECONNECT_S)
-        with contextlib.suppress(OSError, websockets.WebSocketException, asyncio.TimeoutError):
-            await tab.connect()
-            tab.query = query
-            await tab.rerun(page="class")
-            return
+        if await _healthy(tab.base):
+            with contextlib.suppress(OSError, websockets.WebSocketException,
+                                     asyncio.TimeoutError):
+                await tab.connect()
+                tab.query = query
+                await tab.rerun(page="class")
+                return
+        attempt += 1
+        wait = min(RECONNECT_MAX_S, RECONNECT_FIRST_S * 2 ** (attempt - 1))
+        await asyncio.sleep(wait if attempt == 1 else wait * random.uniform(0.7, 1.0))
 
 
 async def _tick(tab: Tab, due: float) -> float:
@@ -533,6 +562,7 @@ class Killer:
         await asyncio.sleep(after_s)
         self.cpu_before += self.server.cpu_seconds()
         lesson_.down = True
+        lesson_.killed = time.perf_counter()
         os.killpg(self.server.process.pid, signal.SIGKILL)
         await asyncio.to_thread(self.server.process.wait)
         self.server.log.close()
@@ -668,6 +698,7 @@ def one_run(args, database_url: str | None) -> dict:
                               if all(b is not None for b in back) else float("inf"))
             result["teacher_back"] = (lesson_.teacher_back - lesson_.restarted
                                       if lesson_.teacher_back else float("inf"))
+            result["restart"] = lesson_.restarted - lesson_.killed
         return result
     finally:
         (killer.server if killer else server).stop()
@@ -715,6 +746,8 @@ def report(args, runs: list[dict]) -> dict:
                        _spread([r["back"] for r in runs])])
         counts.append(["teacher back, s after the restart",
                        _spread([r["teacher_back"] for r in runs])])
+        counts.append(["restart: the kill to the new server's health, s",
+                       _spread([r["restart"] for r in runs])])
     print_table(["measure", "over the runs"], counts)
     for error in [e for r in runs for e in r["errors"]][:10]:
         print("  error:", error)
