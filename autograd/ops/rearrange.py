@@ -145,6 +145,8 @@ def movedim(x, source, destination):
             set(destination)) != len(destination):
         raise ValueError(f"movedim: source {source} and destination {destination} must name as "
                          "many axes, each once")
+    if not x.ndim:  # 0 and -1 name the one place of a 0-d tensor, as in PyTorch
+        return x.reshape(())
     order = [axis for axis in range(x.ndim) if axis not in source]
     for to, axis in sorted(zip(destination, source)):
         order.insert(to, axis)
