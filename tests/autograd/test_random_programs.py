@@ -565,6 +565,17 @@ PYTORCH_INCONSISTENCIES = {
         "in float64); in float32 with v = [0, 0, 0.001] the 1/|v|² = 1e6 factors blow the "
         "rounding of each term up to ±0.125 (PyTorch and ours both give -0.0156 along one "
         "direction, and opposite signs along another)"),
+    "PyTorch's bce_with_logits tangent has another dtype than its value": (
+        {"bce_with_logits"}, r"^forward-mode JVP: dtype float32 here, float64 in PyTorch",
+        "F.binary_cross_entropy_with_logits(float64 x, float32 target) is float32 (the "
+        "target's dtype) in both engines, but PyTorch's forward-mode tangent of it is float64; "
+        "ours is float32, the value's dtype"),
+    "PyTorch's binary_cross_entropy clamps its logs but not their target derivative": (
+        {"binary_cross_entropy"}, r"gradient.*: ours .*\n  PyTorch's .*nan",
+        "F.binary_cross_entropy(p = 0, t = 0.5) is 50 (each log clamped at -100), but PyTorch's "
+        "gradient with respect to t is log(1 - p) - log(p) unclamped, inf (float64, checked), "
+        "so a zero factor further down the chain gives NaN; ours is the derivative of the "
+        "clamped loss, 100. A float32 sigmoid(-100) (a denormal) counts as p = 0 in PyTorch"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "
@@ -873,3 +884,15 @@ def test_movedim_of_a_0d_tensor_accepts_dim_0_and_minus_1(source, destination):
     (y * 2.0).backward()
     (ty * 2.0).backward()
     close(x.grad, tx.grad)
+
+
+@pytest.mark.xfail(strict=True, reason="bce_with_logits is (1 - t)·x + softplus(-x): an infinite "
+                   "upstream gradient meets inf - inf; PyTorch's fused backward is "
+                   "grad·(σ(x) - t)")
+def test_bce_with_logits_keeps_an_infinite_upstream_gradient_infinite():
+    (x, tx), (t, tt) = both([0.0, 1.0]), both([0.0, 0.25])
+    upstream = np.array([np.inf, 1.0])
+    agF.binary_cross_entropy_with_logits(x, t, reduction="none").backward(ag.tensor(upstream))
+    F.binary_cross_entropy_with_logits(tx, tt, reduction="none").backward(
+        torch.tensor(upstream))
+    close(x.grad, tx.grad)  # PyTorch [inf, 0.48]; ours [nan, 0.48]
