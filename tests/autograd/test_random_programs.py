@@ -576,6 +576,12 @@ PYTORCH_INCONSISTENCIES = {
         "gradient with respect to t is log(1 - p) - log(p) unclamped, inf (float64, checked), "
         "so a zero factor further down the chain gives NaN; ours is the derivative of the "
         "clamped loss, 100. A float32 sigmoid(-100) (a denormal) counts as p = 0 in PyTorch"),
+    "std at zero spread, second order": (
+        {"std", "std_mean"}, r"second derivative .*\n  PyTorch's .*nan",
+        "std([0, t]) = |t|/√2 has a kink at t = 0: both engines give its first derivative 0 "
+        "there (a mask), and PyTorch's second derivative along [0, 1] differentiates its masked "
+        "formula (x - mean) / std into NaN (0/0), ours the masked constant 0; there is no "
+        "finite answer (along [1, 1], where std stays 0, both give 0)"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "
