@@ -4,7 +4,7 @@ import time
 
 import streamlit as st
 
-from pages.ui import frame, keys, motion, notes, scroll, session, training
+from pages.ui import first_paint, frame, keys, motion, notes, scroll, session, training
 from pages.ui.copy_box import copy_box
 from playground.formatting import number
 from playground.training import charts
@@ -184,12 +184,10 @@ def live() -> None:
         training.report_update(started)
 
 
-if training.first_paint():
-    training.rest_follows()
-else:
-    more_controls()
-    sidebar()
-    st.html(training.LABEL_STYLE)
-    live()
-    scroll.follow()  # after Start or Pause, the focus on the button that took its place
-    motion.ask_browser()  # fewer updates for a reader who asked for reduced motion
+first_paint.stop_here()
+more_controls()
+sidebar()
+st.html(training.LABEL_STYLE)
+live()
+scroll.follow()  # after Start or Pause, the focus on the button that took its place
+motion.ask_browser()  # fewer updates for a reader who asked for reduced motion

@@ -25,7 +25,7 @@ import streamlit as st
 
 import playground
 from pages import ui
-from pages.ui import admission, keys, notes, run_control, session, sidebar
+from pages.ui import admission, first_paint, keys, notes, run_control, session, sidebar
 from playground import view
 from playground.collector import freeze_shared_objects
 from playground.view import Options
@@ -127,6 +127,7 @@ def run_app() -> None:
         chosen.run()
     finally:
         _IN_FRAME.reset(token)
+        first_paint.painted()
 
 
 @st.cache_resource(show_spinner=False)

@@ -46,9 +46,6 @@ LABEL_STYLE = ("<style>" + ", ".join(
 """The charts' labels in the page's text colour: Streamlit's chart theme draws them grey, 3.7:1 on
 the light theme's white, under the 4.5:1 that small text needs. CSS follows a change of theme at
 once, as a colour chosen on the server could not."""
-FIRST_PAINT_S = 0.3
-"""Seconds between the browser drawing the session's first run (heading and controls) and its
-asking for the rest of the page (benchmarks/train_clicks.py measures Start's first appearance)."""
 
 
 # --- state --------------------------------------------------------------------------------------
@@ -88,28 +85,6 @@ def _install(new: Trainer) -> None:
     st.session_state[keys.TRAIN_RUNNING] = False
     st.session_state[keys.TRAIN_SAMPLE] = ("train", 0)
     st.session_state.pop(keys.TRAIN_LINK_NOTE, None)
-
-
-def first_paint() -> bool:
-    """True on the session's first run of the page, which draws the heading and the controls
-    alone; `rest_follows` then has the browser ask for the rest once it has drawn them."""
-    first = keys.TRAIN_PAINTED not in st.session_state
-    st.session_state[keys.TRAIN_PAINTED] = True
-    return first
-
-
-def rest_follows() -> None:
-    """Rerun the whole page `FIRST_PAINT_S` after the browser has drawn this run: a fragment on
-    the browser's timer, whose own first call (in this run) does nothing."""
-    calls = []
-
-    @st.fragment(run_every=FIRST_PAINT_S)
-    def rest_of_the_page() -> None:
-        calls.append(None)
-        if len(calls) > 1:
-            st.rerun()
-
-    rest_of_the_page()
 
 
 def drawn() -> charts.Drawn:

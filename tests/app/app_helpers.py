@@ -35,18 +35,26 @@ TIMEOUT_S = 60
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def new_app(query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
-    """A fresh session of the app (as a new browser tab would start one), not yet run."""
+def new_app(query: dict[str, str] | None = None, page: str | None = None,
+            painted: bool = True) -> AppTest:
+    """A fresh session of the app (as a new browser tab would start one), not yet run.
+
+    A browser tab's first run of Build, Gradients or Train draws the page's main content alone
+    and asks for the rest (pages/ui/first_paint.py): with `painted`, the session has drawn a
+    page before, so every run draws the whole page; without, its first run is a fresh tab's."""
     at = AppTest.from_file(str(ENTRY), default_timeout=TIMEOUT_S)
+    if painted:
+        at.session_state[keys.PAINTED] = True
     at.query_params.update(query or {})
     if page is not None:
         at.switch_page(page)
     return at
 
 
-def start(query: dict[str, str] | None = None, page: str | None = None) -> AppTest:
+def start(query: dict[str, str] | None = None, page: str | None = None,
+          painted: bool = True) -> AppTest:
     """A new session that has run once, so its widgets can be driven."""
-    return run(new_app(query, page))
+    return run(new_app(query, page, painted))
 
 
 def run(at: AppTest) -> AppTest:

@@ -243,7 +243,7 @@ def test_under_reduced_motion_the_page_updates_every_2_s_and_says_why():
 
 
 def test_the_first_run_draws_the_controls_alone_and_the_rest_follows():
-    at = start(page=TRAIN)
+    at = start(page=TRAIN, painted=False)
     assert [b.label for b in at.button] == ["Start", "Step", "Reset"]
     assert not at.metric and not at.get("vega_lite_chart") and not at.sidebar.selectbox
     run(at)  # what the browser's timer asks for, FIRST_PAINT_S later

@@ -1,0 +1,46 @@
+"""A browser tab's first run draws what a reader looks at first and stops there; the browser
+asks for the rest of the page `FIRST_PAINT_S` after it has drawn that run.
+
+A fresh tab is busiest while it loads Streamlit's own code: every element sent in its first run is
+laid out before the drawing's component (or the Train page's *Start*) gets its turn, so the
+forms, tables and formulas below the fold held back what the page is for. The pages call
+`stop_here` right after their main content (Build and Gradients after the drawing, Train after
+its controls); benchmarks/page_clicks.py and benchmarks/train_clicks.py measure the first paint.
+A tab that has drawn a page is warm: its later runs and pages are drawn whole at once.
+"""
+
+import streamlit as st
+
+from pages.ui import keys
+
+FIRST_PAINT_S = 0.3
+"""Seconds between the browser drawing a tab's first run and its asking for the rest."""
+
+
+def stop_here() -> None:
+    """On the session's first run, have the browser ask for the rest of the page once it has
+    drawn this run, and stop the run here; on later runs, nothing."""
+    if st.session_state.get(keys.PAINTED):
+        return
+    st.session_state[keys.PAINTED] = True
+    _rest_follows()
+    st.stop()
+
+
+def painted() -> None:
+    """The session has drawn a page (called after every run): no later run is a first one."""
+    st.session_state[keys.PAINTED] = True
+
+
+def _rest_follows() -> None:
+    """Rerun the whole page `FIRST_PAINT_S` after the browser has drawn this run: a fragment on
+    the browser's timer, whose own first call (in this run) does nothing."""
+    calls = []
+
+    @st.fragment(run_every=FIRST_PAINT_S)
+    def rest_of_the_page() -> None:
+        calls.append(None)
+        if len(calls) > 1:
+            st.rerun()
+
+    rest_of_the_page()
