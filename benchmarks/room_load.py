@@ -373,6 +373,10 @@ class Beat:
                 if "application/json" not in head.lower():
                     await asyncio.sleep(data[2] / 1000)
                     return False
+                if head.split(" ", 2)[1] in ("429", "503"):  # the beat's limits: ask later
+                    wait = re.search(r"(?i)retry-after:\s*(\d+)", head)
+                    await asyncio.sleep(int(wait.group(1)) if wait else 1)
+                    continue
                 if json.loads(body).get("version") != self.version:
                     return True
         finally:

@@ -27,7 +27,13 @@ def lesson(room):
 
 async def get(app, **params) -> tuple[int, dict]:
     """One GET of the beat address through ``app``, as an ASGI server would send it."""
-    scope = {"type": "http", "method": "GET", "path": classroom_beat.PATH, "raw_path": b"",
+    status, _, body = await ask(app, classroom_beat.PATH, **params)
+    return status, body
+
+
+async def ask(app, path: str, **params) -> tuple[int, dict, dict]:
+    """One GET of ``path`` through ``app``: status, headers and the JSON body."""
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": b"",
              "query_string": urlencode(params).encode(), "headers": [], "root_path": "",
              "http_version": "1.1", "scheme": "http", "server": ("test", 80),
              "client": ("127.0.0.1", 5000)}
@@ -40,7 +46,9 @@ async def get(app, **params) -> tuple[int, dict]:
         sent.append(message)
 
     await app(scope, receive, send)
-    return sent[0]["status"], json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+    headers = {k.decode(): v.decode() for k, v in sent[0]["headers"]}
+    body = b"".join(m.get("body", b"") for m in sent[1:])
+    return sent[0]["status"], headers, json.loads(body) if body.startswith(b"{") else {}
 
 
 def test_the_beat_answers_once_the_teacher_moves_and_not_before(room, lesson, monkeypatch):
@@ -128,3 +136,66 @@ def test_a_class_reconnecting_at_once_opens_the_database_once(room, lesson):
     seen = room.version(teacher.code)
     assert all(answer == (200, {"version": seen}) for answer in asyncio.run(class_of_twenty()))
     assert len(opened) == 1
+
+
+def test_a_pass_asking_too_often_waits_and_so_does_an_address_refused_too_often(
+        room, lesson, monkeypatch):
+    teacher, ada = lesson
+    monkeypatch.setattr(classroom_beat, "WAIT_S", 0.0)
+    now = [600.0]
+    app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room),
+                                                 classroom_beat.Allowance(lambda: now[0])))
+    seen = room.version(teacher.code)
+
+    async def asks(n: int, **params):
+        return [await ask(app, classroom_beat.PATH, **params) for _ in range(n)]
+
+    answers = asyncio.run(asks(classroom_beat.ASKS_PER_PASS_PER_MINUTE + 1, join=teacher.code,
+                               me=ada.token, seen=seen))
+    assert all(status == 200 for status, _, _ in answers[:-1])
+    status, headers, body = answers[-1]
+    assert status == 429 and headers["retry-after"] == "60" and "version" not in body
+    now[0] += 45  # the same minute: still waiting, 15 s more
+    assert asyncio.run(asks(1, join=teacher.code, me=ada.token, seen=seen))[0][:2] == \
+        (429, {**headers, "retry-after": "15"})
+    now[0] += 15  # the next minute
+    assert asyncio.run(asks(1, join=teacher.code, me=ada.token, seen=seen))[0][0] == 200
+    # trying passes: refused 30 times, then the address waits, even with a good pass
+    tries = asyncio.run(asks(classroom_beat.REFUSALS_PER_CLIENT_PER_MINUTE, join=teacher.code,
+                             me="guess", seen=seen))
+    assert [status for status, _, _ in tries] == [403] * len(tries)
+    assert asyncio.run(asks(1, join=teacher.code, me=ada.token, seen=seen))[0][0] == 429
+
+
+def test_a_process_holds_at_most_max_waiting_requests(room, lesson, monkeypatch):
+    teacher, ada = lesson
+    monkeypatch.setattr(classroom_beat, "MAX_WAITING", 3)
+    monkeypatch.setattr(classroom_beat, "WAIT_S", 1.0)
+    app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room)))
+    seen = room.version(teacher.code)
+
+    async def five_at_once():
+        return await asyncio.gather(*(ask(app, classroom_beat.PATH, join=teacher.code,
+                                          me=ada.token, seen=seen) for _ in range(5)))
+
+    statuses = sorted(status for status, _, _ in asyncio.run(five_at_once()))
+    assert statuses == [200, 200, 200, 503, 503]
+
+
+def test_the_beat_is_under_the_servers_base_url_path(room, lesson, monkeypatch):
+    """A server started with `server.baseUrlPath` serves every address of its own under it, and
+    the student's page asks the beat there; Streamlit mounts an App's routes as they are given."""
+    teacher, ada = lesson
+    seen = room.version(teacher.code)
+    monkeypatch.setattr(classroom_beat, "WAIT_S", 0.0)
+    for base, there, not_there in (("", "/api/class/beat", "/sub/api/class/beat"),
+                                   ("/sub/", "/sub/api/class/beat", "/api/class/beat")):
+        app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room),
+                                                     base_url_path=base))
+        assert classroom_beat.path(base) == there
+        assert asyncio.run(ask(app, there, join=teacher.code, me=ada.token, seen=seen))[0] == 200
+        assert asyncio.run(ask(app, not_there, join=teacher.code, me=ada.token,
+                               seen=seen))[0] == 404
+    monkeypatch.setattr(classroom_beat.config, "get_option",
+                        lambda name: "class/room" if name == "server.baseUrlPath" else None)
+    assert classroom_beat.path() == "/class/room/api/class/beat"

@@ -57,6 +57,11 @@ async function wait(follower, fallbackMs, ask) {
       .catch(() => null); // aborted, or the server is away (the page reconnects)
     const json = answer !== null
       && (answer.headers.get("content-type") || "").includes("application/json");
+    if (json && (answer.status === 429 || answer.status === 503)) {
+      // the beat's own limits: ask it again when it says, the page has nothing new to draw
+      await pause(1000 * (Number(answer.headers.get("retry-after")) || 1), signal);
+      continue;
+    }
     const body = json && answer.ok ? await answer.json().catch(() => null) : null;
     if (body !== null && body.version === follower.version) {
       continue; // the same version after the beat's wait: ask again
