@@ -515,13 +515,14 @@ PYTORCH_INCONSISTENCIES = {
         "torch.kron(a, b) of a transposed view a of shape (1, 2, 3) (base (3, 2, 1)) and b of "
         "shape (2,) raises 'view size is not compatible with input tensor's size and stride'; "
         "the same values contiguous give shape (1, 2, 6), as np.kron and ours do"),
-    "atan2 at the origin, second order": (
-        {"atan2"}, r"second derivative .*\n  PyTorch's .*nan",
+    "atan2 at the origin, second order and forward mode": (
+        {"atan2"}, r"(second derivative|forward-mode JVP).*\n  PyTorch's .*nan",
         "atan2(0, 0)'s first derivatives are 0 in both engines by convention (atan2 is not "
         "continuous there); PyTorch's second derivative differentiates its masked formula "
         "x / (x² + y²) and gives NaN (0 · inf where the mask drops 1 / 0), ours differentiates "
         "the constant 0. There is no finite answer (∂²/∂x∂y near the origin along the x axis is "
-        "-1/x²); the two only differ at exactly (0, 0)"),
+        "-1/x²); the two only differ at exactly (0, 0). PyTorch's forward mode there is NaN "
+        "too (its reverse mode 0), ours 0 in both modes"),
     "cumprod's float32 second derivative divides by a denormal": (
         {"cumprod"}, r"^second derivative .*\n  PyTorch's .*inf", "float32",
         "cumprod(softplus([0, -100])) in float32 (softplus(-100) = 3.8e-44, a denormal): "
@@ -560,11 +561,12 @@ PYTORCH_INCONSISTENCIES = {
         "[nan]); its second derivative counts x = 0 on the right (no term), as ours does for "
         "both (weight gradient [-1]); only an infinite gradient at exactly 0 shows it"),
     "float32 second derivatives of cosine_similarity near length 0 are rounding": (
-        {"cosine_similarity"}, r"^second derivative ", "float32",
+        {"cosine_similarity", "normalize"}, r"^second derivative ", "float32",
         "cosine_similarity(v, v) = 1 for every v, so its second derivatives are 0 (both engines "
         "in float64); in float32 with v = [0, 0, 0.001] the 1/|v|² = 1e6 factors blow the "
         "rounding of each term up to ±0.125 (PyTorch and ours both give -0.0156 along one "
-        "direction, and opposite signs along another)"),
+        "direction, and opposite signs along another). normalize(0.001) = 1 alike: PyTorch "
+        "0.0156, ours 0, float64 0 in both"),
     "PyTorch's bce_with_logits tangent has another dtype than its value": (
         {"bce_with_logits"}, r"^forward-mode JVP: dtype float32 here, float64 in PyTorch",
         "F.binary_cross_entropy_with_logits(float64 x, float32 target) is float32 (the "
@@ -582,6 +584,16 @@ PYTORCH_INCONSISTENCIES = {
         "there (a mask), and PyTorch's second derivative along [0, 1] differentiates its masked "
         "formula (x - mean) / std into NaN (0/0), ours the masked constant 0; there is no "
         "finite answer (along [1, 1], where std stays 0, both give 0)"),
+    "PyTorch's einsum promotes dtypes on some paths": (
+        {"einsum"}, r"^forward: this engine refuses \(TypeError: einsum: expected",
+        "torch.einsum('ij,j->i') of float32 (1, 1) and float64 (1,) returns float64, of (2, 3) "
+        "and (3,) it raises 'expected scalar type Float but found Double' (as 'ij,jk->ik' and "
+        "'i,i->' do): the size-1 contraction takes a broadcasting path; ours always refuses"),
+    "PyTorch's trigamma is accurate to 5e-10": (
+        {"polygamma"}, r"(gradient|second derivative|forward-mode JVP)", "float64",
+        "torch.polygamma(1, 1.0772156649015329) is 1.4769141605395213, mpmath's "
+        "1.4769141598230293 (ours); the second derivative of polygamma(0, |polygamma(0, x)| + "
+        "0.5) at 1 is -1.77563848011 in PyTorch, -1.77563847671246 here and in mpmath"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "
