@@ -340,8 +340,10 @@ class Std(_Spread):
         return array_or_tensor.where(zero, 0.0, scaled)
 
     def backward(self, grad):
+        """0 where std is 0, even for an infinite grad (inf · 0 would be NaN), as in PyTorch."""
         a, out = self.saved_tensors
-        return self._expand(grad) * self._slope(a, out)
+        zero = out.reshape(self.kept) == 0
+        return array_or_tensor.where(zero, 0.0, self._expand(grad) * self._slope(a, out))
 
     def jvp(self, tangent):
         a, out = self.saved_tensors

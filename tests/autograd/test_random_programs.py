@@ -560,13 +560,14 @@ PYTORCH_INCONSISTENCIES = {
         "gradient at x = 0 gives NaN (prelu([0, -1, 2], [0.25]) with upstream [inf, 1, 1]: "
         "[nan]); its second derivative counts x = 0 on the right (no term), as ours does for "
         "both (weight gradient [-1]); only an infinite gradient at exactly 0 shows it"),
-    "float32 second derivatives of cosine_similarity near length 0 are rounding": (
-        {"cosine_similarity", "normalize"}, r"^second derivative ", "float32",
+    "float32 derivatives of cosine_similarity and normalize near length 0 are rounding": (
+        {"cosine_similarity", "normalize"}, r"^(gradient|second derivative) ", "float32",
         "cosine_similarity(v, v) = 1 for every v, so its second derivatives are 0 (both engines "
         "in float64); in float32 with v = [0, 0, 0.001] the 1/|v|² = 1e6 factors blow the "
         "rounding of each term up to ±0.125 (PyTorch and ours both give -0.0156 along one "
         "direction, and opposite signs along another). normalize(0.001) = 1 alike: PyTorch "
-        "0.0156, ours 0, float64 0 in both"),
+        "0.0156, ours 0, float64 0 in both; the gradient of normalize(0.001, p=3) under "
+        "upstream 0.7 is -5.5e-4 in PyTorch, -4.9e-4 here, 1.1e-12 in both in float64"),
     "PyTorch's bce_with_logits tangent has another dtype than its value": (
         {"bce_with_logits"}, r"^forward-mode JVP: dtype float32 here, float64 in PyTorch",
         "F.binary_cross_entropy_with_logits(float64 x, float32 target) is float32 (the "
@@ -914,3 +915,11 @@ def test_bce_with_logits_keeps_an_infinite_upstream_gradient_infinite():
     F.binary_cross_entropy_with_logits(tx, tt, reduction="none").backward(
         torch.tensor(upstream))
     close(x.grad, tx.grad)  # PyTorch [inf, 0.48]; ours [nan, 0.48]
+
+
+def test_std_of_equal_values_gets_no_gradient_even_an_infinite_one():
+    x, tx = both([[0.0, 0.0], [1.0, 2.0]])
+    upstream = np.array([np.inf, np.inf])
+    ag.std(x, dim=1).backward(ag.tensor(upstream))
+    torch.std(tx, dim=1).backward(torch.tensor(upstream))
+    close(x.grad, tx.grad)  # [[0, 0], [-inf, inf]]; ours was [[nan, nan], ...]
