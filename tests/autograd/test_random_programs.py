@@ -595,6 +595,11 @@ PYTORCH_INCONSISTENCIES = {
         "torch.polygamma(1, 1.0772156649015329) is 1.4769141605395213, mpmath's "
         "1.4769141598230293 (ours); the second derivative of polygamma(0, |polygamma(0, x)| + "
         "0.5) at 1 is -1.77563848011 in PyTorch, -1.77563847671246 here and in mpmath"),
+    "PyTorch's kl_div tangent overflows into inf - inf": (
+        {"kl_div"}, r"^forward-mode JVP: ours .*inf.*\n  PyTorch's .*nan", "float32",
+        "kl_div(y, y) = y·(log y - y) at y = 3.4e27 (float32) with tangent -1.76e27: the exact "
+        "tangent (log y + 1 - 2y)·t = 1.2e55 overflows float32, inf here; PyTorch's forward "
+        "formula subtracts two overflowed terms and gives NaN"),
     "mish's second derivative overflows in PyTorch": (
         {"mish"}, r"second derivative .*\n  PyTorch's .*nan",
         "PyTorch's double backward of mish gives NaN for large x (mish(1600) = 1600 and "
