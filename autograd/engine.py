@@ -7,9 +7,11 @@ asks for a differentiable backward, in which case they are Tensors and the walk 
 (see ``Function`` for which backward runs on which).
 
 Reading order: ``backward`` (behind ``tensor.backward`` and ``autograd.backward``) and ``grad``
-(the two ways in) call ``_backpropagate`` (the walk), which runs each Function's backward (on
-arrays, or through ``_backward_on_tensors``) and passes each input's gradient on; the leaves'
-gradients come out of the walk, and ``backward`` writes them into ``.grad``
+(the two ways in) call ``_backpropagate``, the walk. For each ready Function it runs
+``_input_gradients`` (the Function's backward, on arrays or through ``_backward_on_tensors``),
+then for each input asks ``_next_function`` where the gradient goes: a leaf's sum
+(``_add_leaf_gradient``) or the Function that made the input (``_report_use``), which becomes
+ready once all its uses have reported. ``backward`` writes the leaves' gradients into ``.grad``
 (``_write_leaf_grads``) while ``grad`` returns them.
 """
 
@@ -18,7 +20,7 @@ import contextvars
 
 import numpy as np
 
-from .function import _WeakConstant
+from .function import _has_version_counter, _WeakConstant
 from .grad_mode import enable_grad, no_grad
 from .tensor import Tensor
 
@@ -199,21 +201,16 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
 
     One dict, ``grads``, holds the gradient summed so far for each Function and each leaf: both
     hash by identity, and a dict compares keys by identity before it would call ``==`` (which
-    for Tensors is elementwise), so Tensors are safe keys here.
+    for Tensors is elementwise), so Tensors are safe keys here. A Function is ready once every
+    use of its output has reported (``uses`` counts down to 0); ``ready`` holds those, and
+    ``ready_grads`` beside each its gradient, taken out of ``grads``.
     """
     uses = _count_uses(roots)
-    grads = {}
-    for root, seed in zip(roots, seeds):
-        target = root if root.grad_fn is None else root.grad_fn
-        previous = grads.get(target)
-        grads[target] = seed if previous is None else previous + seed
-    captured = {} if wanted is not None else None
-    # Functions whose uses have all reported, and beside each the gradient summed for it (None
-    # while it sits in grads): a Function with one use hands its gradient straight on.
+    grads = _seeded(roots, seeds)
     ready = [fn for fn, count in uses.items() if count == 0]
     ready_grads = [grads.pop(fn, None) for fn in ready]
-    on_arrays = not create_graph
-    summed = set() if on_arrays else None  # ids of leaf-gradient arrays this walk made
+    captured = {} if wanted is not None else None
+    summed = None if create_graph else set()  # ids of leaf-gradient arrays this walk made
     tape = _tape.get()
     tape_outputs = {root.grad_fn: root for root in roots} if tape is not None else None
     while ready:
@@ -221,64 +218,78 @@ def _backpropagate(roots, seeds, retain_graph, create_graph, wanted=None):
         grad = ready_grads.pop()
         if grad is not None and fn._hooks is not None:
             grad = _output_hooks(fn, grad, captured, wanted)
-        second = fn._second
-        if second is None:
-            edges = (fn._first,)
-        else:
-            edges = (fn._first, second) if fn._more is None else fn._edges()
-        if fn._saved and (fn._sv is not None or fn._first._vc is not None
-                          or (second is not None
-                              and (second._vc is not None or fn._more is not None))):
-            _check_versions(fn, edges)  # something it saved may have changed in place since
-        if grad is None:  # no use sent a gradient: only the counts move on
-            input_grads = (None,) * len(edges)
-        elif on_arrays and fn.backward_runs_on_arrays:
-            input_grads = fn.backward(grad)
-            if type(input_grads) is not tuple:
-                input_grads = (input_grads,)
-        else:
-            input_grads = _backward_on_tensors(fn, grad, create_graph)
+        edges = fn._edges
+        input_grads = _input_gradients(fn, grad, edges, create_graph)
         if tape is not None:
             _record_step(tape, tape_outputs, fn, grad, edges, input_grads)
+        if fn._saved and not retain_graph:  # a Function that saved nothing may run again
+            fn._saved = None
         for edge, g in zip(edges, input_grads):
-            # Where the gradient goes (see Function.__slots__): a leaf's own entry in grads, or
-            # the Function that made the input, which runs once all its uses have reported.
-            if isinstance(edge, Tensor):  # a student's Tensor subclass too
-                child = (edge.grad_fn if edge._vc is None or edge._history is None
-                         else _grad_fn_when_used(fn, edge))
-                if child is None:  # a leaf, or a constant
-                    if g is not None and edge.requires_grad:
-                        _add_leaf_gradient(grads, summed, edge, g, fn)
-                    continue
-                shape = edge.data.shape
-            elif type(edge) is _WeakConstant:
-                continue
-            else:
-                child = edge
-                shape = edge._shape
-            if g is not None and g.shape != shape:
-                g = _reduce_to(g, shape, fn)
-            count = uses[child] - 1
-            if count:
-                uses[child] = count
-                if g is not None:
-                    previous = grads.get(child)
-                    grads[child] = g if previous is None else previous + g
-            else:
-                previous = grads.pop(child, None)
+            # Most edges are Tensors never changed in place: their grad_fn, without a call.
+            child = (edge.grad_fn if type(edge) is Tensor and edge._vc is None
+                     else _next_function(fn, edge))
+            if child is None:  # a leaf (its gradient is summed in grads) or a constant
+                if g is not None and edge.requires_grad:
+                    _add_leaf_gradient(grads, summed, edge, g, fn)
+            elif _report_use(uses, grads, child, g, edge, fn):
                 ready.append(child)
-                ready_grads.append(g if previous is None else previous if g is None
-                                   else previous + g)
-        if not retain_graph and fn._saved:  # Function._free_saved, inline; saved-nothing reruns
-            fn._saved = fn._s0 = fn._s1 = fn._s_more = None
+                ready_grads.append(grads.pop(child, None))
     return grads, captured
 
 
+def _seeded(roots, seeds):
+    """The walk's first gradients: each root's seed, filed under its Function (a leaf root
+    under itself), summed where two roots share one."""
+    grads = {}
+    for root, seed in zip(roots, seeds):
+        target = root if root.grad_fn is None else root.grad_fn
+        previous = grads.get(target)
+        grads[target] = seed if previous is None else previous + seed
+    return grads
+
+
+def _input_gradients(fn, grad, edges, create_graph):
+    """Run ``fn``'s backward on the gradient of its output: one gradient per input (None where
+    there is none). First refuses, with PyTorch's error, a saved value changed in place since."""
+    if fn._saved and (fn._sv is not None or _has_version_counter(edges)):
+        _check_versions(fn, edges)
+    if grad is None:  # no use sent a gradient: only the counts move on
+        return (None,) * len(edges)
+    if fn.backward_runs_on_arrays and not create_graph:
+        input_grads = fn.backward(grad)
+        return input_grads if type(input_grads) is tuple else (input_grads,)
+    return _backward_on_tensors(fn, grad, create_graph)
+
+
+def _next_function(fn, edge):
+    """The Function that made ``fn``'s input ``edge`` (see Function.__slots__), which the walk
+    visits next; None for a leaf or a constant."""
+    if isinstance(edge, Tensor):  # a student's Tensor subclass too
+        if edge._vc is None or edge._history is None:
+            return edge.grad_fn
+        return _grad_fn_when_used(fn, edge)
+    return None if type(edge) is _WeakConstant else edge
+
+
+def _report_use(uses, grads, child, g, edge, fn):
+    """Add ``g`` (None: no gradient), summed back to the shape of ``fn``'s input ``edge``, into
+    the gradient of ``child``, the Function that made that input, and count one use of its
+    output as reported; True if it was the last, so that ``child`` is ready to run."""
+    if g is not None:
+        shape = edge.data.shape if isinstance(edge, Tensor) else edge._shape
+        if g.shape != shape:
+            g = _reduce_to(g, shape, fn)
+        previous = grads.get(child)
+        grads[child] = g if previous is None else previous + g
+    count = uses[child] = uses[child] - 1
+    return count == 0
+
+
 def _add_leaf_gradient(grads, summed, leaf, g, fn):
-    """Add ``g`` into the gradient ``leaf`` has gathered. From the third contribution on, the sum
-    is an array this walk made and nobody else sees (leaf entries never reach a backward), so
-    it grows in place rather than being made afresh each time; ``summed`` (None under
-    create_graph, where gradients are Tensors) holds those arrays' ids."""
+    """Add ``g`` (summed back to ``leaf``'s shape) into the gradient ``leaf`` has gathered. From
+    the third contribution on, the sum is an array this walk made and nobody else sees (leaf
+    entries never reach a backward), so it grows in place rather than being made afresh each
+    time; ``summed`` (None under create_graph, where gradients are Tensors) holds their ids."""
     shape = leaf.data.shape
     if g.shape != shape:
         g = _reduce_to(g, shape, fn)
@@ -304,24 +315,16 @@ def _count_uses(roots):
             stack.append(fn)
     while stack:
         fn = stack.pop()
-        second = fn._second
-        if second is None:
-            edges = (fn._first,)
-        else:
-            edges = (fn._first, second) if fn._more is None else fn._edges()
-        for edge in edges:
-            if isinstance(edge, Tensor):
-                edge = (edge.grad_fn if edge._vc is None or edge._history is None
-                        else _grad_fn_when_used(fn, edge))
-                if edge is None:
-                    continue
-            elif type(edge) is _WeakConstant:
+        for edge in fn._edges:
+            child = (edge.grad_fn if type(edge) is Tensor and edge._vc is None
+                     else _next_function(fn, edge))
+            if child is None:
                 continue
-            if edge in uses:
-                uses[edge] += 1
+            if child in uses:
+                uses[child] += 1
             else:
-                uses[edge] = 1
-                stack.append(edge)
+                uses[child] = 1
+                stack.append(child)
     return uses
 
 
@@ -338,7 +341,7 @@ def _grad_fn_when_used(fn, tensor):
 
 
 def _position(fn, edge):
-    return next(i for i, e in enumerate(fn._edges()) if e is edge)
+    return next(i for i, e in enumerate(fn._edges) if e is edge)
 
 
 def _check_versions(fn, edges):
@@ -414,7 +417,7 @@ def _backward_on_tensors(fn, grad, create_graph):
         fn._set_saved_values(arrays)
     if not isinstance(result, tuple):
         result = (result,)
-    edges = fn._edges()
+    edges = fn._edges
     if len(result) != len(edges):
         raise RuntimeError(
             f"{fn.name}.backward returned {len(result)} gradient(s) but forward took "

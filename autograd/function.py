@@ -14,7 +14,6 @@ small inputs; a large intermediate that no backward needs is freed as soon as th
 reference cycles and is freed as soon as its root is dropped.
 """
 
-import operator
 import weakref
 
 import numpy as np
@@ -51,31 +50,19 @@ class Function:
     holds any more comes back the same way, NaN of its shape.
     """
 
-    # _first, _second, _more: one edge per input (``_edges()`` lists them): the input Tensor
-    #   itself when it is kept (see the class doc), else the Function that made it or, for a
-    #   constant, a _WeakConstant. Slots rather than a tuple: every object an op leaves alive
-    #   until backward is one more for the garbage collector to count and promote, so an op keeps
-    #   only itself and its output. _second is None for one input, _more is None
-    #   for up to two.
-    # _saved: how many values forward saved (0: none), or None once backward freed them; the
-    #   values themselves sit in _s0, _s1 and, past two, the tuple _s_more (no tuple per op,
-    #   for the same reason as the edges).
-    # _hooks: None, or (once a hook, retain_grad() or grad() wants the result's gradient) the
-    #   result's list of hooks, held here so that they run even after the result Tensor is
-    #   dropped, as in PyTorch.
-    # _output_id: the result's array id, to recognise that array among saved values after the
-    #   result Tensor is gone (a saved value lived beside the result, so an equal id means that
-    #   very array).
-    # _sv: None (the common case: no version counter in sight, every version 0), or a tuple of
-    #   the result's version counter (see Tensor._version; None until it has one) followed by
-    #   the versions the inputs and then the result were at when this op was recorded. Backward
-    #   compares them for the values forward saved (engine._check_versions).
-    # Set only when needed, so read with getattr (every store per op costs): _output, a weak
-    #   reference to the result; _shape and _dtype, the result's, when a consumer holds it
-    #   weakly.
-    __slots__ = ("needs_input_grad", "_first", "_second", "_more", "_saved", "_s0", "_s1",
-                 "_s_more", "_hooks", "_sv", "_output", "_output_id", "_shape", "_dtype",
-                 "__weakref__")
+    # _edges: one per input, in order: the input Tensor itself when it is kept (see the class
+    #   doc), else the Function that made it or, for a constant, a _WeakConstant.
+    # _saved: the values forward saved, as a tuple; None once backward freed them.
+    # _hooks: None, or the result's list of hooks (see _watch), so that they run after the
+    #   result Tensor is dropped, as in PyTorch.
+    # _output_id: id of the result's array, to know it among the saved values once the result
+    #   Tensor is gone (a saved value is alive, so an equal id means that very array).
+    # _sv: None (no version counter in sight), or the result's version counter followed by the
+    #   versions of the inputs and of the result when this op ran (see engine._check_versions).
+    # Set only when a consumer holds the result weakly (read with getattr): _output, a weak
+    #   reference to the result, and its _shape and _dtype.
+    __slots__ = ("needs_input_grad", "_edges", "_saved", "_hooks", "_sv", "_output",
+                 "_output_id", "_shape", "_dtype", "__weakref__")
 
     #: Built-in ops write ``backward`` with operators and ``autograd.ops.array_or_tensor``
     #: functions only, so the engine may run it directly on NumPy arrays (see the class doc).
@@ -119,13 +106,7 @@ class Function:
 
     def save_for_backward(self, *values):
         """Keep arrays that ``backward`` needs; they are freed once backward has passed."""
-        count = self._saved = len(values)
-        if count:
-            self._s0 = values[0]
-            if count > 1:
-                self._s1 = values[1]
-                if count > 2:
-                    self._s_more = values[2:]
+        self._saved = values
 
     def saved_in_use(self):
         """The saved values that ``backward`` will read, given ``needs_input_grad``: all of them,
@@ -139,48 +120,24 @@ class Function:
         otherwise (see the class doc)."""
         if not self.backward_runs_on_arrays:
             return self._graph_tensors()
-        count = self._saved
-        if count == 1:
-            return (self._s0,)
-        if count == 2:
-            return (self._s0, self._s1)
-        return self._saved_values()
+        if self._saved is None:
+            raise freed_error(self)
+        return self._saved
 
     def _saved_values(self):
         """The saved values as forward gave them, as a tuple."""
-        count = self._saved
-        if count is None:
+        if self._saved is None:
             raise freed_error(self)
-        if count == 1:
-            return (self._s0,)
-        if count == 2:
-            return (self._s0, self._s1)
-        return (self._s0, self._s1, *self._s_more) if count else ()
+        return self._saved
 
     def _set_saved_values(self, values):
         """Replace the saved values (as many as there were) by ``values``."""
-        values = tuple(values)
-        self._s0 = values[0] if values else None
-        self._s1 = values[1] if len(values) > 1 else None
-        self._s_more = values[2:] if len(values) > 2 else None
-
-    def _free_saved(self):
-        """Drop what forward saved (after a backward without retain_graph)."""
-        self._saved = None
-        self._s0 = self._s1 = self._s_more = None
+        self._saved = tuple(values)
 
     @property
     def inputs(self):
         """The input Tensors, in order (see the class doc for inputs the caller dropped)."""
-        return tuple([_input_tensor(edge) for edge in self._edges()])
-
-    def _edges(self):
-        """One edge per input, in order (see ``__slots__``)."""
-        if self._second is None:
-            return (self._first,)
-        if self._more is None:
-            return (self._first, self._second)
-        return (self._first, self._second, *self._more)
+        return tuple([_input_tensor(edge) for edge in self._edges])
 
     def _graph_tensors(self):
         """The saved values as Tensors of this graph: an input's or the output's array comes back
@@ -192,7 +149,7 @@ class Function:
             return value
         # A saved array is alive, so an id equal to an input's or the output's array id means it
         # is that very array: two live objects never share an id.
-        for edge in self._edges():
+        for edge in self._edges:
             if isinstance(edge, Tensor):
                 if edge.data is value:
                     return edge
@@ -211,8 +168,7 @@ class Function:
         if out is not None and (data is None or out.data is data):
             return out
         if data is None:
-            saved = self._saved_values() if self._saved is not None else ()
-            data = next((v for v in saved if id(v) == self._output_id), None)
+            data = next((v for v in self._saved or () if id(v) == self._output_id), None)
         if data is not None:
             out = Tensor._make(data, True, self)
         else:
@@ -231,7 +187,7 @@ class Function:
 
     def _recorded_versions(self):
         """``_sv`` with zeros for None: (counter, input versions..., result version)."""
-        return self._sv or (None, *[0] * len(self._edges()), 0)
+        return self._sv or (None, *[0] * len(self._edges), 0)
 
     def _watch(self, tensor):
         """``tensor`` (this Function's result) has hooks, retains its grad or is a grad() input."""
@@ -247,6 +203,7 @@ class _WeakConstant(weakref.ref):
 
     __slots__ = ("shape", "dtype")
     _vc = None  # a constant nobody holds is never changed in place
+    requires_grad = False
 
     def __init__(self, tensor):
         super().__init__(tensor)
@@ -282,14 +239,7 @@ def freed_error(fn):
 
 def _saves(fn, array):
     """Whether ``fn`` saved this very array."""
-    count = fn._saved
-    if not count:
-        return False
-    if fn._s0 is array:
-        return True
-    if count == 1:
-        return False
-    return fn._s1 is array or (count > 2 and any(value is array for value in fn._s_more))
+    return bool(fn._saved) and any(value is array for value in fn._saved)
 
 
 def _edge(x, fn):
@@ -334,113 +284,111 @@ def _promoted(a, b):
     return (a if dtype_a is None else a.to(dtype_a)), (b if dtype_b is None else b.to(dtype_b))
 
 
-def _as_tensors(inputs):
-    """The inputs with numbers, lists and arrays wrapped as constant Tensors."""
-    if all(isinstance(x, Tensor) for x in inputs):
-        return inputs
-    return tuple(x if isinstance(x, Tensor) else as_tensor(x, like=inputs) for x in inputs)
-
-
-_DATA = operator.attrgetter("data")
-_REQUIRES_GRAD = operator.attrgetter("requires_grad")
-
-# needs_input_grad for one and two inputs, shared rather than made per op (see __slots__).
-_NEEDS_ONE = {False: (False,), True: (True,)}
-_NEEDS_TWO = {a: {b: (a, b) for b in (False, True)} for a in (False, True)}
-
-
 def _record(fn, inputs, attrs):
-    """Forward on the inputs' arrays; if any input requires grad, link the result to ``fn``.
-    ``attrs`` (a dict, or None for none) goes to ``forward`` as keyword arguments.
-
-    This runs for every op, so it is written for speed (Tensor's operators and the functions of
-    ``exposed`` call it directly, without ``apply``'s packing): the common one- and two-input
-    cases are spelled out, the result is made without Tensor.__init__'s checks, and nothing is
-    allocated for the graph but ``fn`` itself (see ``Function.__slots__``).
-    """
-    count = len(inputs)
-    if count == 2:
-        a, b = inputs
-        if type(a) is not Tensor or type(b) is not Tensor:
-            a, b = inputs = _as_tensors(inputs)
-        if a.data.dtype is not b.data.dtype and fn.promotes_zero_dim:
-            a, b = inputs = _promoted(a, b)
-    elif count == 1:
-        a = inputs[0]
-        if type(a) is not Tensor:
-            (a,) = inputs = _as_tensors(inputs)
+    """Run ``fn`` on ``inputs`` and return the result Tensor, linked to ``fn`` for backward when
+    an input requires grad (and grad mode is on). ``attrs`` (a dict, or None for none) goes to
+    ``forward`` as keyword arguments. Every op runs this (Tensor's operators call it directly),
+    in four steps: the operands, forward, the result Tensor and, when needed, its link to ``fn``.
+    The steps spell out one and two inputs where a star-call or ``map`` would cost a tenth of an
+    op's time (benchmarks/engine.py, "op overhead")."""
+    inputs = _operands(fn, inputs)
+    result = _result(fn, inputs, _forward(fn, inputs, attrs))
+    needs_input_grad = ((inputs[0].requires_grad, inputs[1].requires_grad) if len(inputs) == 2
+                        else tuple([x.requires_grad for x in inputs]))
+    if True in needs_input_grad and _grad_enabled.get():
+        _link(fn, inputs, result, needs_input_grad)
     else:
-        for x in inputs:
-            if type(x) is not Tensor:
-                inputs = _as_tensors(inputs)
-                break
-    fn._saved = 0
+        fn._saved = None  # no backward will run: free what forward saved
+    return result
+
+
+def _operands(fn, inputs):
+    """The inputs as Tensors (numbers, lists and arrays wrapped as constants), and a 0-d operand
+    of an elementwise op cast as PyTorch promotes it (``zero_dim_casts``)."""
+    for x in inputs:
+        if type(x) is not Tensor:
+            inputs = tuple([x if isinstance(x, Tensor) else as_tensor(x, like=inputs)
+                            for x in inputs])
+            break
+    if (fn.promotes_zero_dim and len(inputs) == 2
+            and inputs[0].data.dtype is not inputs[1].data.dtype):
+        return _promoted(*inputs)
+    return inputs
+
+
+def _forward(fn, inputs, attrs):
+    """``fn.forward`` on the inputs' arrays, as an ndarray. A ValueError or IndexError (NumPy's
+    terse word for shapes that do not fit) comes back with the op's hint or the broadcast rule."""
+    fn._saved = ()  # until forward calls save_for_backward
     try:
-        if count == 2:
-            out = (fn.forward(a.data, b.data, **attrs) if attrs
-                   else fn.forward(a.data, b.data))
-            requires_grad = a.requires_grad or b.requires_grad
-        elif count == 1:
-            out = fn.forward(a.data, **attrs) if attrs else fn.forward(a.data)
-            requires_grad = a.requires_grad
+        if attrs:
+            out = fn.forward(*[x.data for x in inputs], **attrs)
+        elif len(inputs) == 2:
+            out = fn.forward(inputs[0].data, inputs[1].data)
+        elif len(inputs) == 1:
+            out = fn.forward(inputs[0].data)
         else:
-            out = (fn.forward(*map(_DATA, inputs), **attrs) if attrs
-                   else fn.forward(*map(_DATA, inputs)))
-            requires_grad = any(map(_REQUIRES_GRAD, inputs))
+            out = fn.forward(*[x.data for x in inputs])
     except (ValueError, IndexError) as error:
         message = _failure_message(fn, inputs, attrs or {}, error)
         if message is None:
             raise
         raise type(error)(message) from None
-    if type(out) is not np.ndarray:  # NumPy returns scalars for 0-d results: keep arrays
-        raw, out = out, np.asarray(out)
+    if type(out) is not np.ndarray:  # NumPy gives a scalar for a 0-d result: keep arrays
+        scalar, out = out, np.asarray(out)
         if fn._saved:
-            fn._set_saved_values([out if saved is raw else saved for saved in fn._saved_values()])
+            fn._saved = tuple([out if value is scalar else value for value in fn._saved])
+    return out
+
+
+def _result(fn, inputs, out):
+    """The Tensor holding ``out`` (made without Tensor.__init__'s checks), not yet in a graph. A
+    view of an input's array shares that input's version counter; under forward-mode AD the
+    result gets its tangent here, while ``fn``'s saved values are still there."""
     result = _new_tensor(Tensor)
     result.data = out
+    result.requires_grad = False
+    result.grad_fn = None
     result._grad = None
     result._vc = None
-    counter = None if out.base is None else _view_counter(result, inputs)
+    if out.base is not None:
+        _share_view_counter(result, inputs)
     level = _dual_level.get()
     if level is not None:
         push_tangent(fn, inputs, result, level)
-    if not (requires_grad and _grad_enabled.get()):
-        result.requires_grad = False
-        result.grad_fn = None
-        fn._free_saved()
-        return result
-    result.requires_grad = True
-    result.grad_fn = fn
-    fn._output_id = id(out)
-    fn._hooks = None
-    if count == 2:
-        fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, fn)
-        fn._second = b if b.data.size <= KEPT_ELEMENTS else _edge(b, fn)
-        fn._more = None
-        fn._sv = (None if counter is None and a._vc is None and b._vc is None
-                  else _versions(inputs, counter))
-        try:
-            fn.needs_input_grad = _NEEDS_TWO[a.requires_grad][b.requires_grad]
-        except (KeyError, TypeError):
-            fn.needs_input_grad = (bool(a.requires_grad), bool(b.requires_grad))
-    elif count == 1:
-        fn._first = a if a.data.size <= KEPT_ELEMENTS else _edge(a, fn)
-        fn._second = None
-        fn._sv = None if counter is None and a._vc is None else _versions(inputs, counter)
-        fn.needs_input_grad = _NEEDS_ONE.get(a.requires_grad) or (bool(a.requires_grad),)
-    else:
-        first, second, *more = [x if x.data.size <= KEPT_ELEMENTS else _edge(x, fn)
-                                for x in inputs]
-        fn._first, fn._second, fn._more = first, second, tuple(more)
-        fn.needs_input_grad = tuple(map(_REQUIRES_GRAD, inputs))
-        fn._sv = (None if counter is None and all(x._vc is None for x in inputs)
-                  else _versions(inputs, counter))
     return result
 
 
-def _view_counter(result, inputs):
+def _link(fn, inputs, result, needs_input_grad):
+    """Make ``fn`` the result's grad_fn and give ``fn`` what backward needs: which inputs need
+    a gradient, an edge per input (``inputs`` itself when every input is small enough to keep),
+    and the versions to check in-place changes against (None while nothing has a counter)."""
+    result.requires_grad = True
+    result.grad_fn = fn
+    fn._output_id = id(result.data)
+    fn._hooks = None
+    fn.needs_input_grad = needs_input_grad
+    fn._edges = inputs
+    for x in inputs:
+        if x.data.size > KEPT_ELEMENTS:  # held by an edge of its own (see _edge)
+            fn._edges = tuple([_edge(x, fn) for x in inputs])
+            break
+    counter = result._vc
+    fn._sv = _versions(inputs, counter) if counter or _has_version_counter(inputs) else None
+
+
+def _has_version_counter(tensors):
+    """Whether any of these Tensors (or edges) has a version counter: was, or is a view of a
+    tensor that was, changed in place. Until one has, no version needs recording or checking."""
+    for x in tensors:
+        if x._vc is not None:
+            return True
+    return False
+
+
+def _share_view_counter(result, inputs):
     """If ``result``'s array is a view of an input's (NumPy shares the memory), give it that
-    input's version counter, as PyTorch's views share one, and return it; else None."""
+    input's version counter, as PyTorch's views share one."""
     root = result.data.base
     for x in inputs:
         data = x.data
@@ -451,8 +399,7 @@ def _view_counter(result, inputs):
             result._vc = counter
             result._base = x if x._base is None else x._base
             result._view_version = counter[0]
-            return counter
-    return None
+            return
 
 
 def _versions(inputs, counter):
