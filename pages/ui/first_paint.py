@@ -15,6 +15,9 @@ from pages.ui import keys
 
 FIRST_PAINT_S = 0.3
 """Seconds between the browser drawing a tab's first run and its asking for the rest."""
+PENDING = "first_paint_pending"
+"""The key of the (empty) block a first run leaves on the page until the rest is drawn: the
+browser tests wait for it to go (class ``st-key-first_paint_pending``)."""
 
 
 def stop_here() -> None:
@@ -43,4 +46,5 @@ def _rest_follows() -> None:
         if len(calls) > 1:
             st.rerun()
 
-    rest_of_the_page()
+    with st.container(key=PENDING):
+        rest_of_the_page()

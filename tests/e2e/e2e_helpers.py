@@ -10,6 +10,8 @@ import re
 import shutil
 from pathlib import Path
 
+from pages.ui import first_paint
+
 try:
     from playwright.sync_api import expect
 except ImportError:  # the `browser` fixture reports it: a skip there, a failure in CI
@@ -32,9 +34,11 @@ def node_box(page, name: str):
 
 
 def wait_for_app(page) -> None:
-    """The app has drawn its graph and finished running."""
+    """The app has drawn its graph, the rest of the page after a fresh tab's first run
+    (pages/ui/first_paint.py), and finished running."""
     first_node = page.get_by_test_id(DRAWING).locator("svg g.node").first
     expect(first_node).to_be_visible(timeout=30_000)
+    expect(page.locator(f".st-key-{first_paint.PENDING}")).to_have_count(0, timeout=30_000)
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
 
