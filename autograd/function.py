@@ -284,6 +284,12 @@ def _promoted(a, b):
     return (a if dtype_a is None else a.to(dtype_a)), (b if dtype_b is None else b.to(dtype_b))
 
 
+# needs_input_grad for one and two inputs, shared: a tuple every op kept would be one more
+# object per op for the garbage collector to count and walk (benchmarks/engine.py, "deep chain").
+_SHARED_NEEDS = {needs: needs for needs in [(False,), (True,), (False, False), (False, True),
+                                            (True, False), (True, True)]}
+
+
 def _record(fn, inputs, attrs):
     """Run ``fn`` on ``inputs`` and return the result Tensor, linked to ``fn`` for backward when
     an input requires grad (and grad mode is on). ``attrs`` (a dict, or None for none) goes to
@@ -295,6 +301,7 @@ def _record(fn, inputs, attrs):
     result = _result(fn, inputs, _forward(fn, inputs, attrs))
     needs_input_grad = ((inputs[0].requires_grad, inputs[1].requires_grad) if len(inputs) == 2
                         else tuple([x.requires_grad for x in inputs]))
+    needs_input_grad = _SHARED_NEEDS.get(needs_input_grad, needs_input_grad)
     if True in needs_input_grad and _grad_enabled.get():
         _link(fn, inputs, result, needs_input_grad)
     else:
