@@ -92,12 +92,18 @@ def test_hostile_expressions_are_refused_with_a_clear_error(text, fragment):
     assert fragment in str(info.value)
 
 
-def test_nothing_a_program_says_is_ever_run(tmp_path, monkeypatch):
+@pytest.fixture
+def no_eval(monkeypatch):
+    """eval and exec fail the test if called, so a test proves user text never reaches them."""
+
     def forbidden(*args, **kwargs):
         raise AssertionError("user text reached eval or exec")
 
     monkeypatch.setattr(builtins, "eval", forbidden)
     monkeypatch.setattr(builtins, "exec", forbidden)
+
+
+def test_nothing_a_program_says_is_ever_run(tmp_path, no_eval):
     marker = tmp_path / "pwned"
     for text, _ in EXPRESSIONS[:12]:
         if isinstance(text, str):
@@ -136,12 +142,7 @@ def test_hostile_values_are_refused_with_a_clear_error(text, fragment):
     assert fragment in str(info.value)
 
 
-def test_nothing_a_typed_value_says_is_ever_run(tmp_path, monkeypatch):
-    def forbidden(*args, **kwargs):
-        raise AssertionError("user text reached eval or exec")
-
-    monkeypatch.setattr(builtins, "eval", forbidden)
-    monkeypatch.setattr(builtins, "exec", forbidden)
+def test_nothing_a_typed_value_says_is_ever_run(tmp_path, no_eval):
     marker = tmp_path / "pwned"
     for text, _ in VALUES[:10]:
         with pytest.raises(SpecError):
