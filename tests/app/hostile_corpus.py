@@ -320,6 +320,14 @@ def _add_kind(at: AppTest, kind: str) -> None:
     run(at)
 
 
+def _add_value_as(at: AppTest, kind: str, mode: str) -> None:
+    """Open the Add form for an input or constant whose value is given as `mode` (number, list,
+    generator), so the form shows that mode's fields."""
+    _add_kind(at, kind)
+    at.segmented_control(key=keys.value_part(keys.ADD_VALUE, "mode")).set_value(mode)
+    run(at)
+
+
 def add_name(at: AppTest, name: str) -> None:
     _add_kind(at, "input")
     at.text_input(key=keys.ADD_NAME).set_value(name)
@@ -327,18 +335,14 @@ def add_name(at: AppTest, name: str) -> None:
 
 
 def add_list(at: AppTest, text: str) -> None:
-    _add_kind(at, "input")
-    at.segmented_control(key=keys.value_part(keys.ADD_VALUE, "mode")).set_value("list")
-    run(at)
+    _add_value_as(at, "input", "list")
     at.text_input(key=keys.value_part(keys.ADD_VALUE, "list")).set_value(text)
     at.text_input(key=keys.ADD_NAME).set_value("v")
     at.button(key=keys.ADD_GO).click()
 
 
 def add_number(at: AppTest, value: float) -> None:
-    _add_kind(at, "const")
-    at.segmented_control(key=keys.value_part(keys.ADD_VALUE, "mode")).set_value("number")
-    run(at)
+    _add_value_as(at, "const", "number")
     at.number_input(key=keys.value_part(keys.ADD_VALUE, "number")).set_value(value)
     at.text_input(key=keys.ADD_NAME).input("k")
     at.button(key=keys.ADD_GO).click()
@@ -346,9 +350,7 @@ def add_number(at: AppTest, value: float) -> None:
 
 def add_generator(at: AppTest, payload) -> None:
     fn, shape, extra = payload
-    _add_kind(at, "input")
-    at.segmented_control(key=keys.value_part(keys.ADD_VALUE, "mode")).set_value("generator")
-    run(at)
+    _add_value_as(at, "input", "generator")
     at.selectbox(key=keys.value_part(keys.ADD_VALUE, "fn")).set_value(fn)
     shape_key = keys.value_part(keys.ADD_VALUE, "shape")
     at.number_input(key=keys.count(shape_key)).set_value(len(shape))
