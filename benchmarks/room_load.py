@@ -339,7 +339,7 @@ async def _follow(lesson_: Lesson, me: Pupil, tab: Tab) -> None:
             if tab.beat is not None:
                 tab.beat.cancel()
                 tab.beat = None
-            if not lesson_.down:
+            if not lesson_.down and lesson_.restarted is None:  # not the kill, nor a reload
                 me.outcome.disconnects += 1
                 me.outcome.errors.append(f"student {me.number}: {type(error).__name__}")
             await _reconnect(tab, lesson_, tab.query)
@@ -377,7 +377,10 @@ class Beat:
                     wait = re.search(r"(?i)retry-after:\s*(\d+)", head)
                     await asyncio.sleep(int(wait.group(1)) if wait else 1)
                     continue
-                if json.loads(body).get("version") != self.version:
+                answer = json.loads(body)
+                if answer.get("server") != data[3]:
+                    raise ConnectionResetError("another process drew the page: it reloads")
+                if answer.get("version") != self.version:
                     return True
         finally:
             writer.close()

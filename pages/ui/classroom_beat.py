@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import time
 from collections.abc import Callable
 
@@ -55,6 +56,12 @@ few times a minute; sixty is a page gone wrong or a client hammering the address
 REFUSALS_PER_CLIENT_PER_MINUTE = 30
 """Requests from one address the beat may refuse (no such room, not a pass of it) in a minute;
 a class behind one router refused that often is being probed, and its addresses wait."""
+SERVER = secrets.token_hex(8)
+"""This process, as the beat names it in each answer and the page in its follower's data: a page
+drawn by another process (before a restart, or by a replica that went away) belongs to a
+session that is gone, whose fragments Streamlit no longer reruns (runtime/app_session.py drops a
+rerun of a fragment it does not hold), so the follower reloads the page instead, which the pass
+in its address makes the same student again."""
 MAX_WAITING = 2_000
 """Requests one process holds waiting at once (each a socket and a coroutine): a room holds
 at most 300 students, so this is several full rooms per process."""
@@ -187,6 +194,7 @@ def routes(versions: Versions, allowance: Allowance | None = None,
             return refused(404 if isinstance(err, NotFound) else 403, str(err))
         finally:
             allowance.leave()
-        return JSONResponse({"version": version}, headers={"Cache-Control": "no-store"})
+        return JSONResponse({"version": version, "server": SERVER},
+                            headers={"Cache-Control": "no-store"})
 
     return [Route(path(base_url_path), beat, methods=["GET"])]

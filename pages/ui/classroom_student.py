@@ -130,7 +130,7 @@ def _lesson(me: StudentPass) -> None:
         return
     st.session_state[cs.SEEN] = view.version
     _FOLLOWER(key=FOLLOWER, data=[_beat_url(me), view.version,
-                                  int(cs.FOLLOW_SECONDS * 1000)])
+                                  int(cs.FOLLOW_SECONDS * 1000), classroom_beat.SERVER])
     try:
         if cs.follow_step(view) and not in_page:
             state.sync_url()  # the address bar is the step's share link, as a page run makes it

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -66,7 +68,7 @@ def test_the_beat_answers_once_the_teacher_moves_and_not_before(room, lesson, mo
         return answer, time.monotonic() - moved
 
     (status, body), lag = asyncio.run(scenario())
-    assert status == 200 and body == {"version": seen + 1}
+    assert status == 200 and body == {"version": seen + 1, "server": classroom_beat.SERVER}
     assert lag < 1.0  # a reading every REFRESH_S (0.2 s), not a second's timer
 
 
@@ -76,10 +78,10 @@ def test_the_beat_answers_the_same_version_after_its_wait(room, lesson, monkeypa
     app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room)))
     seen = room.version(teacher.code)
     assert asyncio.run(get(app, join=teacher.code, me=ada.token, seen=seen)) == \
-        (200, {"version": seen})
+        (200, {"version": seen, "server": classroom_beat.SERVER})
     # a page that drew another version (or none) hears the current one at once
     assert asyncio.run(get(app, join=teacher.code, me=ada.token, seen="")) == \
-        (200, {"version": seen})
+        (200, {"version": seen, "server": classroom_beat.SERVER})
 
 
 def test_the_beat_speaks_only_to_a_pass_of_the_room(room, lesson, clock):
@@ -112,7 +114,7 @@ def test_a_class_waiting_on_one_room_reads_it_once_per_refresh(room, lesson, mon
         return await asyncio.gather(*(get(app, join=teacher.code, me=ada.token, seen=seen)
                                       for _ in range(30)))
 
-    assert all(answer == (200, {"version": seen}) for answer in asyncio.run(class_of_thirty()))
+    assert all(answer == (200, {"version": seen, "server": classroom_beat.SERVER}) for answer in asyncio.run(class_of_thirty()))
     assert len(reads) <= 1.0 / classroom_beat.REFRESH_S + 2  # not 30 students x 5 a second
 
 
@@ -134,7 +136,7 @@ def test_a_class_reconnecting_at_once_opens_the_database_once(room, lesson):
                                       for _ in range(20)))
 
     seen = room.version(teacher.code)
-    assert all(answer == (200, {"version": seen}) for answer in asyncio.run(class_of_twenty()))
+    assert all(answer == (200, {"version": seen, "server": classroom_beat.SERVER}) for answer in asyncio.run(class_of_twenty()))
     assert len(opened) == 1
 
 
@@ -199,3 +201,16 @@ def test_the_beat_is_under_the_servers_base_url_path(room, lesson, monkeypatch):
     monkeypatch.setattr(classroom_beat.config, "get_option",
                         lambda name: "class/room" if name == "server.baseUrlPath" else None)
     assert classroom_beat.path() == "/class/room/api/class/beat"
+
+
+def test_the_beat_names_its_process_so_a_page_of_another_one_reloads(room, lesson, monkeypatch):
+    """After a restart the page's session is gone with its fragments (Streamlit drops a rerun
+    of a fragment it does not hold): the follower compares the process the beat names with the
+    one that drew the page, and reloads the page when they differ."""
+    teacher, ada = lesson
+    monkeypatch.setattr(classroom_beat, "WAIT_S", 0.0)
+    app = Starlette(routes=classroom_beat.routes(classroom_beat.Versions(lambda: room)))
+    _, body = asyncio.run(get(app, join=teacher.code, me=ada.token, seen=""))
+    assert re.fullmatch(r"[0-9a-f]{16}", body["server"]) and body["server"] == classroom_beat.SERVER
+    script = (Path(classroom_beat.__file__).with_name("classroom_follow") / "follow.js").read_text()
+    assert "body.server !== follower.server" in script and "window.location.reload()" in script

@@ -10,10 +10,20 @@ screenshots (tests/artifacts/, and docs/ with UPDATE_SCREENSHOTS=1) are the READ
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import sys
+from pathlib import Path
 
 import pytest
 from e2e_helpers import answer, expect, join, shoot
+
+from playground.classroom import Classroom, database
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import load  # noqa: E402  (benchmarks/: the server a benchmark starts and kills)
+import room_load  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -110,3 +120,37 @@ def test_a_teacher_and_two_students_side_by_side(class_url, tab_of, artifacts_di
         expect(main(phone)).to_contain_text("Answer: 4.0000", timeout=WAIT)
     settled(bo)
     shoot(bo, artifacts_dir, "class-phone-revealed")
+
+
+def test_a_students_phone_follows_again_after_the_server_is_killed(tab_of, tmp_path):
+    """kill -9 of the server while a phone follows the lesson, and a restart on the same port:
+    Streamlit's client finds the server again by itself, the pass in the phone's address makes
+    it the same student, and its screen follows the teacher's next step."""
+    env = {database.DATA_ENV: str(tmp_path)}
+    server = load.Server(room_load.APP, [], env=env)
+    room = Classroom.open(database.database_url(env))
+    try:
+        teacher = room.create_room()
+        for link in room_load.lesson_links()[:3:2]:  # a graph, then the Gradients page
+            room.add_step(teacher.code, teacher.key, link)
+        ada = room.join(teacher.code, "Ada")
+        phone = tab_of(PHONE, phone=True)
+        phone.goto(f"{server.url}/class?join={teacher.code}&me={ada.token}")
+        expect(main(phone).get_by_text(re.compile(r"^Step 1 of 2"))).to_be_visible()
+        # the page link's script, which the browser loads when the link is first drawn, is in
+        # (a chunk the browser fails to load while the server is away stays failed on the page)
+        expect(main(phone).get_by_role("link", name=re.compile("Open it on"))).to_be_visible()
+        settled(phone)
+        port = int(server.url.rsplit(":", 1)[1])
+        os.killpg(server.process.pid, signal.SIGKILL)
+        server.process.wait()
+        server.log.close()
+        server.process = None
+        server = load.Server(room_load.APP, [], port=port, env=env)
+        room.advance(teacher.code, teacher.key)
+        expect(main(phone).get_by_text(re.compile(r"^Step 2 of 2"))).to_be_visible(
+            timeout=60_000)
+        expect(main(phone)).to_contain_text(f"You are Ada in class {teacher.code}")
+    finally:
+        server.stop()
+        room.engine.dispose()

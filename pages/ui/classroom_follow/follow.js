@@ -6,15 +6,16 @@
 // streamlit_app.py, Streamlit answers with its own page), it asks the page every `fallback_ms`.
 //
 // data: [the beat's address with the room's code and the student's pass, the room's version this
-//        page drew, the page's own pace in ms] (a list, which Streamlit sends as it is: it looks
-//        through each value of a dict for a dataframe to send apart, on every run)
+//        page drew, the page's own pace in ms, the server process that drew it] (a list, which
+//        Streamlit sends as it is: it looks through each value of a dict for a dataframe to send
+//        apart, on every run)
 
 const followers = new WeakMap(); // the component's root -> the follower running in it
 let noBeat = false; // this server has no beat address: ask the page at its pace
 let asked = 0;
 
 export default function follow({ data, parentElement, setTriggerValue }) {
-  const [url, version, fallbackMs] = data;
+  const [url, version, fallbackMs, server] = data;
   const running = followers.get(parentElement);
   if (running && running.url === url && running.version === version) {
     return undefined; // the same page drawn again: keep waiting
@@ -22,7 +23,7 @@ export default function follow({ data, parentElement, setTriggerValue }) {
   if (running) {
     running.controller.abort();
   }
-  const follower = { url, version, controller: new AbortController() };
+  const follower = { url, version, server, controller: new AbortController() };
   followers.set(parentElement, follower);
   wait(follower, fallbackMs, () => {
     asked += 1;
@@ -63,6 +64,13 @@ async function wait(follower, fallbackMs, ask) {
       continue;
     }
     const body = json && answer.ok ? await answer.json().catch(() => null) : null;
+    if (body !== null && body.server !== follower.server) {
+      // another process answers (a restart): this page's session, and the fragment the
+      // trigger would rerun, are gone there; a reload is the same student (the pass is in the
+      // address)
+      window.location.reload();
+      return;
+    }
     if (body !== null && body.version === follower.version) {
       continue; // the same version after the beat's wait: ask again
     }
