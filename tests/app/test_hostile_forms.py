@@ -29,6 +29,26 @@ def _input_kind(at):
     run(at)
 
 
+def _kind(kind):
+    """A change of the Add form's kind of node to `kind` (input, op, const)."""
+    return lambda at: at.segmented_control(key=keys.ADD_KIND).set_value(kind)
+
+
+def _op(op):
+    """A change of the Add form's operation to `op`."""
+    return lambda at: at.selectbox(key=keys.ADD_OP).set_value(op)
+
+
+def _mode(mode):
+    """A change of how the Add form's value is given to `mode` (number, list, generator)."""
+    return lambda at: at.segmented_control(key=keys.value_part(VALUE, "mode")).set_value(mode)
+
+
+def _edited(name):
+    """A change of the Edit form's node to `name`."""
+    return lambda at: at.selectbox(key=keys.EDIT_NODE).set_value(name)
+
+
 def _generator_value(at):
     _input_kind(at)
     at.segmented_control(key=keys.value_part(VALUE, "mode")).set_value("generator")
@@ -37,31 +57,28 @@ def _generator_value(at):
 
 CASES = {
     "kind from operation to input": (
-        None, lambda at: at.segmented_control(key=keys.ADD_KIND).set_value("input"),
+        None, _kind("input"),
         keys.ADD_GO, "the kind of node"),
     "kind from input to operation": (
-        _input_kind, lambda at: at.segmented_control(key=keys.ADD_KIND).set_value("op"),
+        _input_kind, _kind("op"),
         keys.ADD_GO, "the kind of node"),
     "kind from input to constant": (
-        _input_kind, lambda at: at.segmented_control(key=keys.ADD_KIND).set_value("const"),
+        _input_kind, _kind("const"),
         keys.ADD_GO, "the kind of node"),
     "operation from add to sum": (
-        None, lambda at: at.selectbox(key=keys.ADD_OP).set_value("sum"),
+        None, _op("sum"),
         keys.ADD_GO, "the operation"),
     "operation from add to reshape": (
-        None, lambda at: at.selectbox(key=keys.ADD_OP).set_value("reshape"),
+        None, _op("reshape"),
         keys.ADD_GO, "the operation"),
     "operation from add to stack": (
-        None, lambda at: at.selectbox(key=keys.ADD_OP).set_value("stack"),
+        None, _op("stack"),
         keys.ADD_GO, "the operation"),
     "value from number to list": (
-        _input_kind,
-        lambda at: at.segmented_control(key=keys.value_part(VALUE, "mode")).set_value("list"),
+        _input_kind, _mode("list"),
         keys.ADD_GO, "the nested list"),
     "value from number to generator": (
-        _input_kind,
-        lambda at: at.segmented_control(key=keys.value_part(VALUE, "mode")).set_value(
-            "generator"),
+        _input_kind, _mode("generator"),
         keys.ADD_GO, "the generator"),
     "shape count from 2 to 4": (
         _generator_value,
@@ -73,10 +90,10 @@ CASES = {
         keys.ADD_GO, "the fill value"),
     "edited node from a to d, then Set value": (
         lambda at: (at.selectbox(key=keys.EDIT_NODE).set_value("a"), run(at)),
-        lambda at: at.selectbox(key=keys.EDIT_NODE).set_value("d"),
+        _edited("d"),
         keys.EDIT_SET_VALUE, "the node"),
     "edited node from d to a, then Delete": (
-        None, lambda at: at.selectbox(key=keys.EDIT_NODE).set_value("a"),
+        None, _edited("a"),
         keys.EDIT_DELETE, "the node"),
     "edited node from d to b, then Rename": (
         None,
@@ -85,7 +102,7 @@ CASES = {
         keys.EDIT_RENAME, "the node"),
     "edited node from d to c, then Make output": (
         lambda at: (at.selectbox(key=keys.EDIT_NODE).set_value("a"), run(at)),
-        lambda at: at.selectbox(key=keys.EDIT_NODE).set_value("c"),
+        _edited("c"),
         keys.EDIT_OUTPUT, "the node"),
 }
 
