@@ -278,9 +278,12 @@ class Outer(Op):
         return np.multiply.outer(a, b)
 
     def backward(self, grad):
+        """Products summed, not ``grad @ b``: a float32 and a float64 vector have a float64
+        outer product, and matmul refuses their mix under create_graph."""
         a, b = self.saved_tensors
         need_a, need_b = self.needs_input_grad
-        return (grad @ b if need_a else None, a @ grad if need_b else None)
+        return ((grad * b).sum(axis=1) if need_a else None,
+                (grad * a.reshape(-1, 1)).sum(axis=0) if need_b else None)
 
     def jvp(self, tangent_a, tangent_b):
         a, b = self.saved_tensors

@@ -934,3 +934,12 @@ def test_std_of_equal_values_gets_no_gradient_even_an_infinite_one():
     ag.std(x, dim=1).backward(ag.tensor(upstream))
     torch.std(tx, dim=1).backward(torch.tensor(upstream))
     close(x.grad, tx.grad)  # [[0, 0], [-inf, inf]]; ours was [[nan, nan], ...]
+
+
+def test_outer_of_float32_and_float64_differentiates_under_create_graph():
+    (a, ta), (b, tb) = both([1.0, -2.0], np.float32), both([0.5, 3.0, 1.0])
+    grads = ag.grad(ag.outer(a, b), [a, b], ag.tensor(np.ones((2, 3))), create_graph=True)
+    t_grads = torch.autograd.grad(torch.outer(ta, tb), [ta, tb],
+                                  torch.ones(2, 3, dtype=torch.float64), create_graph=True)
+    for g, tg in zip(grads, t_grads):
+        close(g, tg)  # ours refused: "matmul: expected m1 and m2 to have the same dtype"
