@@ -14,7 +14,8 @@ import streamlit as st
 _ASSETS = Path(__file__).with_name("copy_box")
 _COMPONENT = st.components.v2.component(
     "copy_box",
-    css=(_ASSETS / "copy.css").read_text(encoding="utf-8"),
+    css=_ASSETS.with_name("component_buttons.css").read_text(encoding="utf-8") + "\n"
+    + (_ASSETS / "copy.css").read_text(encoding="utf-8"),
     js=(_ASSETS / "copy.js").read_text(encoding="utf-8"),
 )
 

@@ -37,7 +37,8 @@ PART_NOTE = ("Too big to show whole at a readable size: drag to see the rest, or
 _ASSETS = Path(__file__).with_name("graph_drawing")
 _COMPONENT = st.components.v2.component(
     "graph_drawing",
-    css=(_ASSETS / "drawing.css").read_text(encoding="utf-8"),
+    css=_ASSETS.with_name("component_buttons.css").read_text(encoding="utf-8") + "\n"
+    + (_ASSETS / "drawing.css").read_text(encoding="utf-8"),
     js=(_ASSETS / "vendor" / "panzoom-4.6.2.min.js").read_text(encoding="utf-8") + "\n"
     + (_ASSETS / "drawing.js").read_text(encoding="utf-8"),
 )
