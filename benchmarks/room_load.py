@@ -363,7 +363,7 @@ class Beat:
         waiting the page's pace)."""
         parts = urllib.parse.urlsplit(base)
         reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
-        path = f"{data[0]}&seen={self.version}"
+        path = f"{data[0]}&seen={self.version}&drawn={data[3]}"
         try:
             while True:
                 writer.write(f"GET {path} HTTP/1.1\r\nHost: {parts.netloc}\r\n\r\n".encode())

@@ -1,7 +1,9 @@
 """The address a student's page asks whether the teacher moved, outside Streamlit's reruns.
 
-`GET /api/class/beat?join=CODE&me=PASS&seen=VERSION` answers `{"version": V}` as soon as the
-room's version differs from `seen`, or after `WAIT_S` with the same one (a long poll); 404 when
+`GET /api/class/beat?join=CODE&me=PASS&seen=VERSION&drawn=SERVER` answers `{"version": V,
+"server": SERVER}` as soon as the room's version differs from `seen` (at once when `drawn`, the
+process that drew the page, is not this one), or after `WAIT_S` with the same one (a long
+poll); 404 when
 the room has ended, 403 for a pass that is not of this room. Under `server.baseUrlPath` it is
 there too, as every address of the app is (`/BASE/api/class/beat`).
 
@@ -174,8 +176,8 @@ def routes(versions: Versions, allowance: Allowance | None = None,
 
     async def beat(request: Request) -> JSONResponse:
         params = request.query_params
-        code, token, seen = (params.get(k, "") for k in ("join", "me", "seen"))
-        if max(len(code), len(token), len(seen)) > MAX_PARAM_CHARS:
+        code, token, seen, drawn = (params.get(k, "") for k in ("join", "me", "seen", "drawn"))
+        if max(len(code), len(token), len(seen), len(drawn)) > MAX_PARAM_CHARS:
             return refused(400, "parameters too long")
         client = codes.client_address(request.client.host if request.client else None,
                                       request.headers.get("X-Forwarded-For"),
@@ -187,8 +189,8 @@ def routes(versions: Versions, allowance: Allowance | None = None,
         if not allowance.enter():
             return refused(503, "the server is busy; ask again in a moment", 1)
         try:
-            version = await versions.changed(code, token,
-                                             int(seen) if seen.isdigit() else None)
+            version = await versions.changed(  # a page of another process hears at once
+                code, token, int(seen) if seen.isdigit() and drawn in ("", SERVER) else None)
         except ClassroomError as err:
             allowance.count(("refused", client))
             return refused(404 if isinstance(err, NotFound) else 403, str(err))

@@ -214,3 +214,9 @@ def test_the_beat_names_its_process_so_a_page_of_another_one_reloads(room, lesso
     assert re.fullmatch(r"[0-9a-f]{16}", body["server"]) and body["server"] == classroom_beat.SERVER
     script = (Path(classroom_beat.__file__).with_name("classroom_follow") / "follow.js").read_text()
     assert "body.server !== follower.server" in script and "window.location.reload()" in script
+    monkeypatch.setattr(classroom_beat, "WAIT_S", 30.0)
+    seen = room.version(teacher.code)
+    started = time.monotonic()  # a page drawn by another process hears at once, not in 30 s
+    assert asyncio.run(get(app, join=teacher.code, me=ada.token, seen=seen, drawn="0" * 16)) \
+        == (200, {"version": seen, "server": classroom_beat.SERVER})
+    assert time.monotonic() - started < 5

@@ -47,7 +47,8 @@ function pause(ms, signal) {
 // `fallbackMs` (it then reads the database itself).
 async function wait(follower, fallbackMs, ask) {
   const signal = follower.controller.signal;
-  const url = `${follower.url}&seen=${encodeURIComponent(follower.version)}`;
+  const url = `${follower.url}&seen=${encodeURIComponent(follower.version)}`
+    + `&drawn=${encodeURIComponent(follower.server)}`;
   while (!signal.aborted) {
     if (noBeat) {
       ask();
