@@ -169,10 +169,16 @@ def laptop(browser):
 
 
 @pytest.fixture
-def page(browser, app_url):
-    """A fresh browser context (its own cookies and Streamlit session) with one tab."""
+def tab(browser):
+    """A fresh browser context (its own cookies and Streamlit session) at 1600×1000 with one tab,
+    for a test that chooses its server itself."""
     context = browser.new_context(viewport={"width": 1600, "height": 1000}, device_scale_factor=1)
     context.set_default_timeout(20_000)
-    tab = context.new_page()
-    yield tab
+    yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def page(tab, app_url):
+    """A fresh tab (`tab`) once the shared app server is up."""
+    return tab

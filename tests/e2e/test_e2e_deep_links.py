@@ -26,14 +26,6 @@ pytestmark = pytest.mark.e2e
 PRODUCT = parse("p = 2.0\nq = 5.0\nr = p * q\n")
 
 
-@pytest.fixture
-def tab(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    context.set_default_timeout(20_000)
-    yield context.new_page()
-    context.close()
-
-
 def expect_output_in_sidebar(page, name: str) -> None:
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_role("combobox", name="Output (differentiated)")).to_have_value(name)

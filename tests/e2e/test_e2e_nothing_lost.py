@@ -55,15 +55,8 @@ def _apply(tab, program: str) -> None:
     expect(tab.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
 
 
-@pytest.fixture
-def tab(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 1000})
-    context.set_default_timeout(30_000)
-    yield context.new_page()
-    context.close()
-
-
 def test_the_graph_survives_a_reload_a_server_restart_and_the_back_button(tab, artifacts_dir):
+    tab.set_default_timeout(30_000)  # waits across a server restart
     port, log = _free_port(), artifacts_dir / "streamlit-server-nothing-lost.log"
     with _server(port, log) as url:
         tab.goto(url)
