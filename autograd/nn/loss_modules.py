@@ -1,18 +1,7 @@
 """The losses as modules (``nn.MSELoss()`` and friends): settings at construction, the loss of
 ``(input, target)`` when called, as in PyTorch."""
 
-from .losses import (
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    cross_entropy,
-    huber_loss,
-    kl_div,
-    l1_loss,
-    mse_loss,
-    multi_margin_loss,
-    nll_loss,
-    smooth_l1_loss,
-)
+from . import functional as F
 from .module import Module
 
 
@@ -29,12 +18,12 @@ class _Loss(Module):
 
 class MSELoss(_Loss):
     def forward(self, input, target):
-        return mse_loss(input, target, reduction=self.reduction)
+        return F.mse_loss(input, target, reduction=self.reduction)
 
 
 class L1Loss(_Loss):
     def forward(self, input, target):
-        return l1_loss(input, target, reduction=self.reduction)
+        return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class CrossEntropyLoss(_Loss):
@@ -43,8 +32,8 @@ class CrossEntropyLoss(_Loss):
         self.label_smoothing = label_smoothing
 
     def forward(self, input, target):
-        return cross_entropy(input, target, reduction=self.reduction,
-                             label_smoothing=self.label_smoothing)
+        return F.cross_entropy(input, target, reduction=self.reduction,
+                               label_smoothing=self.label_smoothing)
 
 
 class NLLLoss(_Loss):
@@ -54,8 +43,8 @@ class NLLLoss(_Loss):
         self.ignore_index = ignore_index
 
     def forward(self, input, target):
-        return nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
-                        reduction=self.reduction)
+        return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
 
 
 class BCELoss(_Loss):
@@ -64,7 +53,7 @@ class BCELoss(_Loss):
         self.register_buffer("weight", weight)
 
     def forward(self, input, target):
-        return binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
@@ -74,9 +63,9 @@ class BCEWithLogitsLoss(_Loss):
         self.register_buffer("pos_weight", pos_weight)
 
     def forward(self, input, target):
-        return binary_cross_entropy_with_logits(input, target, self.weight,
-                                                reduction=self.reduction,
-                                                pos_weight=self.pos_weight)
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
+                                                  reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)
 
 
 class HuberLoss(_Loss):
@@ -85,7 +74,7 @@ class HuberLoss(_Loss):
         self.delta = delta
 
     def forward(self, input, target):
-        return huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
 
 
 class SmoothL1Loss(_Loss):
@@ -94,7 +83,7 @@ class SmoothL1Loss(_Loss):
         self.beta = beta
 
     def forward(self, input, target):
-        return smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
 
 
 class KLDivLoss(_Loss):
@@ -103,7 +92,7 @@ class KLDivLoss(_Loss):
         self.log_target = log_target
 
     def forward(self, input, target):
-        return kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
 
 
 class MultiMarginLoss(_Loss):
@@ -113,5 +102,5 @@ class MultiMarginLoss(_Loss):
         self.register_buffer("weight", weight)
 
     def forward(self, input, target):
-        return multi_margin_loss(input, target, self.p, self.margin, self.weight,
-                                 reduction=self.reduction)
+        return F.multi_margin_loss(input, target, self.p, self.margin, self.weight,
+                                   reduction=self.reduction)
