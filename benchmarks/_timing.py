@@ -5,6 +5,7 @@ interleaved (A, B, C, A, B, C, ...) rather than back to back: a slow patch of th
 hurts every engine alike instead of one of them.
 """
 
+import argparse
 import ctypes
 import gc
 import statistics
@@ -13,6 +14,17 @@ import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+
+def engine_arguments(doc):
+    """The command line the engine comparisons (engine.py, conv.py, models.py) share: --quick for
+    a smoke run and --threads, the same BLAS and PyTorch threads for both; `doc` is the script's
+    docstring, whose first line describes it. Each script adds its own options."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="few repeats: a smoke run")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS and PyTorch threads, the same for both (default 1)")
+    return parser
 
 
 @dataclass

@@ -15,7 +15,6 @@ get the same number of threads (--threads, default 1). Before timing, each workl
 both engines and the outputs and gradients are compared, so a wrong answer is never timed.
 """
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -26,7 +25,7 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and the
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from _timing import Case, print_table, time_cases  # noqa: E402
+from _timing import Case, engine_arguments, print_table, time_cases  # noqa: E402
 from engine import machine_report  # noqa: E402 - one way to set and report threads
 
 import autograd as ag  # noqa: E402
@@ -98,10 +97,7 @@ def check(name, cases):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="few repeats: a smoke run")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="BLAS and PyTorch threads, the same for both (default 1)")
+    parser = engine_arguments(__doc__)
     args = parser.parse_args(argv)
     print("\n".join(machine_report(args.threads)))
     repeats, number, warmup = QUICK if args.quick else FULL

@@ -15,7 +15,6 @@ PyTorch is optional: without it, its columns read "n/a". Before timing, every wo
 in each engine and the results are compared, so a benchmark never times a wrong answer.
 """
 
-import argparse
 import cProfile
 import ctypes
 import gc
@@ -37,6 +36,7 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and _ti
 from _timing import (  # noqa: E402
     Case,
     Timing,
+    engine_arguments,
     malloc_in_use,
     print_table,
     time_cases,
@@ -684,10 +684,7 @@ def profile(name, top=18):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="few repeats: a smoke run")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="BLAS and PyTorch threads, the same for both (default 1)")
+    parser = engine_arguments(__doc__)
     parser.add_argument("--only", metavar="NAME[,NAME]",
                         help=f"run only these benchmarks, from: {', '.join(BENCHMARKS)}")
     parser.add_argument("--gc-freeze", action="store_true",

@@ -38,7 +38,6 @@ both engines from the same weights on the same batches, and the losses and param
 (float64 to 1e-8, float32 to 1e-3 relative), so a wrong answer is never timed.
 """
 
-import argparse
 import cProfile
 import pstats
 import sys
@@ -51,7 +50,7 @@ for path in (str(HERE.parent), str(HERE)):  # the repository's autograd, and the
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from _timing import Case, print_table, time_cases  # noqa: E402
+from _timing import Case, engine_arguments, print_table, time_cases  # noqa: E402
 from course_models import (  # noqa: E402
     char_lstm,
     char_transformer,
@@ -275,10 +274,7 @@ def profile(name):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="few repeats: a smoke run")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="BLAS and PyTorch threads, the same for both (default 1)")
+    parser = engine_arguments(__doc__)
     parser.add_argument("--only", metavar="NAME[,NAME]",
                         help=f"run only these, from: {', '.join(BENCHMARKS)}")
     parser.add_argument("--profile", metavar="NAME", choices=BENCHMARKS[:-1],
