@@ -9,7 +9,6 @@ from pages.ui import (
     edit_form,
     exercise_panel,
     expression_form,
-    first_paint,
     frame,
     import_form,
     notes,
@@ -42,7 +41,6 @@ else:
                 "label that should not learn, make it a constant: `y = const([1.0, 0.0])` on "
                 "the Expression tab, or *Constant* in the form.", icon=":material/info:")
     drawing.drawing(spec_json)
-first_paint.stop_here()
 editor_col, legend_col = st.columns([3, 2], gap="large")
 with editor_col:
     add_tab, expr_tab, edit_tab, import_tab = st.tabs(

@@ -3,10 +3,13 @@ asks for the rest of the page `FIRST_PAINT_S` after it has drawn that run.
 
 A fresh tab is busiest while it loads Streamlit's own code: every element sent in its first run is
 laid out before the drawing's component (or the Train page's *Start*) gets its turn, so the
-forms, tables and formulas below the fold held back what the page is for. The pages call
-`stop_here` right after their main content (Build and Gradients after the drawing, Train after
-its controls); benchmarks/page_clicks.py and benchmarks/train_clicks.py measure the first paint.
+table, formulas and charts below the fold held back what the page is for. The pages call
+`stop_here` right after their main content (Gradients after the drawing, Train after its
+controls); benchmarks/page_clicks.py and benchmarks/train_clicks.py measure the first paint.
 A tab that has drawn a page is warm: its later runs and pages are drawn whole at once.
+
+Build draws whole even first: its forms are used at once, and a form filled while the follow-up
+run was on its way lost its edit on a loaded machine (a browser test failed 3 of 3 at load 5).
 """
 
 import streamlit as st

@@ -85,7 +85,6 @@ def test_a_browsers_first_run_draws_the_drawing_alone_and_the_rest_follows():
 
 
 def test_a_warm_tab_draws_a_page_whole_at_once():
-    at = start(painted=False)  # Build's first run: the drawing alone
-    run(at)
+    at = start(painted=False)  # a fresh tab's first run, on Build
     open_page(at, GRADIENTS)
     assert list(at.dataframe[0].value["name"]) == ["a", "b", "c", "d"] and at.latex
