@@ -3,17 +3,7 @@ node in detail with its local derivative in its own names and numbers, and each 
 
 import streamlit as st
 
-from pages.ui import (
-    cached,
-    charts,
-    drawing,
-    exercise_panel,
-    first_paint,
-    frame,
-    keys,
-    notes,
-    scroll,
-)
+from pages.ui import cached, charts, drawing, exercise_panel, frame, keys, notes, scroll
 from pages.ui import session as state
 from playground import formulas, registry, render, selection
 from playground.errors import as_markdown
@@ -67,7 +57,6 @@ if st.session_state.get(keys.DETAIL_NODE) not in spec:
 st.title("Gradients")
 notes.result_notes(result)
 drawing.drawing(spec_json, selected=st.session_state[keys.DETAIL_NODE], on_select=_pick_drawn)
-first_paint.stop_here()
 
 st.dataframe(
     table,

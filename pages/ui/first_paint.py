@@ -2,14 +2,15 @@
 asks for the rest of the page `FIRST_PAINT_S` after it has drawn that run.
 
 A fresh tab is busiest while it loads Streamlit's own code: every element sent in its first run is
-laid out before the drawing's component (or the Train page's *Start*) gets its turn, so the
-table, formulas and charts below the fold held back what the page is for. The pages call
-`stop_here` right after their main content (Gradients after the drawing, Train after its
-controls); benchmarks/page_clicks.py and benchmarks/train_clicks.py measure the first paint.
-A tab that has drawn a page is warm: its later runs and pages are drawn whole at once.
+laid out before the rest of the page's own work gets its turn, so the Train page's charts held
+back its *Start*. The Train page calls `stop_here` right after its controls;
+benchmarks/train_clicks.py measures *Start*'s first appearance. A tab that has drawn a page is
+warm: its later runs and pages are drawn whole at once.
 
-Build draws whole even first: its forms are used at once, and a form filled while the follow-up
-run was on its way lost its edit on a loaded machine (a browser test failed 3 of 3 at load 5).
+Build and Gradients draw whole even first, though their drawings would come earlier (Gradients'
+first paint 3,566 -> 3,217 ms median, 8 interleaved pairs at load 4-5): a form filled or a key
+pressed while the follow-up run was on its way was lost on a loaded machine (browser tests of
+Build's form and of Gradients' Font size failed).
 """
 
 import streamlit as st

@@ -74,17 +74,3 @@ def test_the_gradients_page_says_each_local_derivative_in_words():
         assert formulas.rule_sentence(op) in captions
     assert "nudging u moves u*v by v." in " ".join(captions)
 
-
-def test_a_browsers_first_run_draws_the_drawing_alone_and_the_rest_follows():
-    at = start(page=GRADIENTS, painted=False)
-    assert drawing_of(at).names == ["a", "b", "c", "d"]
-    assert not at.dataframe and not at.latex and not at.main.selectbox
-    run(at)  # what the browser's timer asks for, FIRST_PAINT_S later
-    assert list(at.dataframe[0].value["name"]) == ["a", "b", "c", "d"]
-    assert at.selectbox(key=keys.DETAIL_WIDGET).value == "a" and len(at.latex) >= 2
-
-
-def test_a_warm_tab_draws_a_page_whole_at_once():
-    at = start(painted=False)  # a fresh tab's first run, on Build
-    open_page(at, GRADIENTS)
-    assert list(at.dataframe[0].value["name"]) == ["a", "b", "c", "d"] and at.latex
